@@ -1,0 +1,114 @@
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use sqlx::{
+    migrate::Migrator,
+    postgres::{PgConnectOptions, PgPoolOptions},
+    PgPool,
+};
+
+use crate::{
+    status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
+    StorageError,
+};
+
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// PostgreSQL storage, for several `moat` instances sharing one database.
+#[derive(Clone)]
+pub struct PostgresStorage {
+    pool: PgPool,
+}
+
+impl PostgresStorage {
+    pub async fn connect(url: &str, opts: &ConnectOptions) -> Result<Self, StorageError> {
+        let options = PgConnectOptions::from_str(url)?.application_name("moat");
+        let pool = PgPoolOptions::new()
+            .max_connections(opts.max_connections)
+            .acquire_timeout(opts.acquire_timeout)
+            .connect_with(options)
+            .await?;
+        Ok(Self { pool })
+    }
+
+    /// The pool, for backend-specific tests.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+#[async_trait]
+impl Storage for PostgresStorage {
+    fn backend(&self) -> Backend {
+        Backend::Postgres
+    }
+
+    async fn migrate(&self) -> Result<(), StorageError> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn migration_status(&self) -> Result<MigrationStatus, StorageError> {
+        let table: Option<String> =
+            sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations')::text")
+                .fetch_one(&self.pool)
+                .await?;
+        let applied = if table.is_some() {
+            sqlx::query_scalar(
+                "SELECT version FROM _sqlx_migrations WHERE success ORDER BY version",
+            )
+            .fetch_all(&self.pool)
+            .await?
+        } else {
+            Vec::new()
+        };
+        Ok(status_from(&MIGRATOR, applied))
+    }
+
+    async fn ping(&self) -> Result<(), StorageError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn get_setting(&self, key: &str) -> Result<Option<String>, StorageError> {
+        Ok(
+            sqlx::query_scalar("SELECT value FROM app_settings WHERE key = $1")
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn put_setting(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        validate_setting_key(key)?;
+        sqlx::query(
+            "INSERT INTO app_settings (key, value) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn insert_setting_if_absent(
+        &self,
+        key: &str,
+        value: &str,
+    ) -> Result<String, StorageError> {
+        validate_setting_key(key)?;
+        sqlx::query(
+            "INSERT INTO app_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        self.get_setting(key).await?.ok_or(StorageError::NotFound)
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}

@@ -1,0 +1,122 @@
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use sqlx::{
+    migrate::Migrator,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+    SqlitePool,
+};
+
+use crate::{
+    status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
+    StorageError,
+};
+
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// SQLite storage: one file, WAL journal (readers never block the writer), foreign
+/// keys enforced, a busy timeout so concurrent writers wait instead of failing.
+#[derive(Clone)]
+pub struct SqliteStorage {
+    pool: SqlitePool,
+}
+
+impl SqliteStorage {
+    pub async fn connect(url: &str, opts: &ConnectOptions) -> Result<Self, StorageError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(opts.busy_timeout);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(opts.max_connections)
+            .acquire_timeout(opts.acquire_timeout)
+            .connect_with(options)
+            .await?;
+        Ok(Self { pool })
+    }
+
+    /// The pool, for backend-specific tests.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+}
+
+#[async_trait]
+impl Storage for SqliteStorage {
+    fn backend(&self) -> Backend {
+        Backend::Sqlite
+    }
+
+    async fn migrate(&self) -> Result<(), StorageError> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn migration_status(&self) -> Result<MigrationStatus, StorageError> {
+        let table: Option<(String,)> = sqlx::query_as(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+        )
+        .fetch_optional(&self.pool)
+        .await?;
+        let applied = if table.is_some() {
+            sqlx::query_scalar(
+                "SELECT version FROM _sqlx_migrations WHERE success ORDER BY version",
+            )
+            .fetch_all(&self.pool)
+            .await?
+        } else {
+            Vec::new()
+        };
+        Ok(status_from(&MIGRATOR, applied))
+    }
+
+    async fn ping(&self) -> Result<(), StorageError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn get_setting(&self, key: &str) -> Result<Option<String>, StorageError> {
+        Ok(
+            sqlx::query_scalar("SELECT value FROM app_settings WHERE key = ?")
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn put_setting(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        validate_setting_key(key)?;
+        sqlx::query(
+            "INSERT INTO app_settings (key, value) VALUES (?, ?)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value,
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn insert_setting_if_absent(
+        &self,
+        key: &str,
+        value: &str,
+    ) -> Result<String, StorageError> {
+        validate_setting_key(key)?;
+        sqlx::query(
+            "INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        self.get_setting(key).await?.ok_or(StorageError::NotFound)
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}

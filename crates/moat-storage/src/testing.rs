@@ -1,0 +1,132 @@
+//! Throw-away databases for tests: a SQLite file in a temporary directory, and, when
+//! `MOAT_TEST_POSTGRES_URL` is set, a freshly created PostgreSQL database that is
+//! dropped when the guard goes out of scope.
+
+use std::sync::Arc;
+
+use sqlx::{Connection, Executor, PgConnection};
+
+use crate::{connect, Backend, ConnectOptions, Storage};
+
+/// The environment variable naming the PostgreSQL server used by tests.
+pub const POSTGRES_URL_VAR: &str = "MOAT_TEST_POSTGRES_URL";
+
+/// A database that exists for one test. Dropping it removes the database.
+pub struct TestDatabase {
+    pub url: String,
+    pub backend: Backend,
+    _dir: Option<tempfile::TempDir>,
+    pg_drop: Option<(String, String)>,
+}
+
+impl TestDatabase {
+    /// A fresh SQLite database in its own temporary directory.
+    pub fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("create temp dir");
+        let url = format!("sqlite://{}", dir.path().join("moat.db").display());
+        Self {
+            url,
+            backend: Backend::Sqlite,
+            _dir: Some(dir),
+            pg_drop: None,
+        }
+    }
+
+    /// A fresh PostgreSQL database, or `None` (with a note on stderr) when
+    /// `MOAT_TEST_POSTGRES_URL` is not set.
+    pub async fn postgres() -> Option<Self> {
+        let Ok(admin_url) = std::env::var(POSTGRES_URL_VAR) else {
+            eprintln!("note: {POSTGRES_URL_VAR} is not set; skipping the PostgreSQL run");
+            return None;
+        };
+        let name = format!("moat_test_{}", uuid::Uuid::new_v4().simple());
+        let mut conn = PgConnection::connect(&admin_url)
+            .await
+            .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}={admin_url} is unreachable: {e}"));
+        conn.execute(format!("CREATE DATABASE {name}").as_str())
+            .await
+            .expect("create test database");
+        let url = replace_database(&admin_url, &name);
+        Some(Self {
+            url,
+            backend: Backend::Postgres,
+            _dir: None,
+            pg_drop: Some((admin_url, name)),
+        })
+    }
+
+    /// Every backend available to this test run: SQLite always, PostgreSQL when set.
+    pub async fn all() -> Vec<Self> {
+        let mut dbs = vec![Self::sqlite()];
+        dbs.extend(Self::postgres().await);
+        dbs
+    }
+
+    /// Connects and migrates.
+    pub async fn storage(&self) -> Arc<dyn Storage> {
+        let storage = connect(&self.url, &ConnectOptions::default())
+            .await
+            .expect("connect");
+        storage.migrate().await.expect("migrate");
+        storage
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let Some((admin_url, name)) = self.pg_drop.take() else {
+            return;
+        };
+        // Drop runs outside async context guarantees: use a private runtime on a thread.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(async {
+                let mut conn = PgConnection::connect(&admin_url).await?;
+                conn.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+                    .await?;
+                Ok::<_, sqlx::Error>(())
+            })
+            .map_err(std::io::Error::other)
+        })
+        .join();
+    }
+}
+
+/// Replaces the database name (the URL path) of a PostgreSQL URL.
+fn replace_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map(|i| scheme_end + i)
+        .unwrap_or(base.len());
+    let mut out = format!("{}/{}", &base[..host_end], name);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_database;
+
+    #[test]
+    fn replaces_the_database_name_and_keeps_the_query() {
+        assert_eq!(
+            replace_database("postgres://u@h:5432/test", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(replace_database("postgres://h", "x"), "postgres://h/x");
+        assert_eq!(
+            replace_database("postgres://h/db?sslmode=disable", "x"),
+            "postgres://h/x?sslmode=disable"
+        );
+    }
+}
