@@ -1,0 +1,137 @@
+//! Start-up and shutdown: open storage, migrate, bind, serve, drain.
+
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Instant};
+
+use anyhow::Context;
+use moat_storage::{ConnectOptions, Storage};
+use tokio::net::TcpListener;
+
+use crate::{config::Config, http};
+
+/// What every request handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub storage: Arc<dyn Storage>,
+    pub assets: Arc<http::assets::Assets>,
+    pub started_at: Instant,
+}
+
+/// A built server: storage open and migrated, listener bound.
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    /// Opens the database named by the configuration, applies migrations and binds the
+    /// listener (so that port 0 resolves before anyone needs the address).
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        let url = config.effective_database_url();
+        if url.starts_with("sqlite:") {
+            std::fs::create_dir_all(&config.data_dir)
+                .with_context(|| format!("cannot create data_dir {}", config.data_dir.display()))?;
+        }
+        let opts = ConnectOptions {
+            max_connections: config.database_max_connections,
+            ..ConnectOptions::default()
+        };
+        let storage = moat_storage::connect(&url, &opts).await.with_context(|| {
+            format!(
+                "cannot open the database {}",
+                crate::config::redact_url(&url)
+            )
+        })?;
+        storage
+            .migrate()
+            .await
+            .context("cannot apply database migrations")?;
+        storage
+            .insert_setting_if_absent("install.id", &uuid::Uuid::new_v4().to_string())
+            .await
+            .context("cannot record the install id")?;
+        let addr = SocketAddr::new(config.host, config.port);
+        let listener = TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let state = AppState {
+            assets: Arc::new(http::assets::Assets::load(&config)),
+            config: Arc::new(config),
+            storage,
+            started_at: Instant::now(),
+        };
+        Ok(Self { listener, state })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("bound listener has an address")
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` resolves, then drains in-flight requests.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        launch(self.state, self.listener, shutdown).await
+    }
+}
+
+/// Serves `state` on `listener` until `shutdown` resolves: the seam tests use.
+pub async fn launch(
+    state: AppState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let storage = state.storage.clone();
+    let grace = std::time::Duration::from_secs(state.config.shutdown_grace_secs);
+    let router = http::router(state);
+    tracing::info!(addr = %listener.local_addr()?, "listening");
+    let (drained_tx, drained_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down: draining in-flight requests");
+        let _ = drained_tx.send(());
+    });
+    // A slow client must not hold shutdown forever: after the grace period, stop.
+    let deadline = async move {
+        let _ = drained_rx.await;
+        tokio::time::sleep(grace).await;
+        tracing::warn!("grace period over, closing remaining connections");
+    };
+    tokio::select! {
+        result = server => result.context("server error")?,
+        () = deadline => {}
+    }
+    storage.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { () = ctrl_c => {}, () = term => {} }
+}

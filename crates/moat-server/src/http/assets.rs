@@ -1,0 +1,377 @@
+//! The web app, embedded into the binary (`web/dist` at build time; read from disk in
+//! debug builds). Hashed files under `/assets/` are cached forever; HTML never.
+//! Compressed variants (brotli, gzip) are made once per file on first request and
+//! kept in memory, so the hot path only copies bytes.
+
+use std::{
+    collections::HashMap,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use axum::{
+    body::Body,
+    extract::{Request, State},
+    http::{header, HeaderMap, HeaderValue, Method, StatusCode},
+    response::{IntoResponse, Response},
+};
+use bytes::Bytes;
+use rust_embed::RustEmbed;
+
+use super::pages;
+use crate::{config::Config, AppState};
+
+#[derive(RustEmbed)]
+#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
+#[allow_missing = true]
+struct WebDist;
+
+/// Hashed, content-addressed files: safe to cache for a year.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Other static files (favicon, preview image).
+const SHORT: &str = "public, max-age=3600";
+/// HTML: always revalidate, so a deploy is picked up at once.
+const NO_CACHE: &str = "no-cache";
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Encoding {
+    Br,
+    Gzip,
+}
+
+impl Encoding {
+    fn header(self) -> HeaderValue {
+        HeaderValue::from_static(match self {
+            Encoding::Br => "br",
+            Encoding::Gzip => "gzip",
+        })
+    }
+}
+
+/// One file of the web app.
+struct File {
+    data: Bytes,
+    etag: String,
+}
+
+/// The web app (embedded, or from `web_dir`) and the compressed copies made so far.
+pub struct Assets {
+    dir: Option<PathBuf>,
+    index_template: Option<String>,
+    webview_host: bool,
+    compressed: Mutex<HashMap<(String, Encoding), Bytes>>,
+}
+
+impl Assets {
+    pub fn load(config: &Config) -> Self {
+        let dir = (!config.web_dir.as_os_str().is_empty()).then(|| config.web_dir.clone());
+        let mut assets = Self {
+            dir,
+            index_template: None,
+            webview_host: config.webview_host,
+            compressed: Mutex::default(),
+        };
+        assets.index_template = assets
+            .get("index.html")
+            .and_then(|f| String::from_utf8(f.data.to_vec()).ok())
+            .filter(|t| t.contains(pages::HEAD_MARKER));
+        if assets.index_template.is_none() {
+            tracing::warn!("the web app is not built (web/dist/index.html missing): run `npm --prefix web run build`");
+        }
+        assets
+    }
+
+    /// A file by its path relative to the web root. Paths with `..`, `\\` or empty
+    /// segments are refused, so nothing outside the root is ever read.
+    fn get(&self, path: &str) -> Option<File> {
+        if path.contains('\\')
+            || path
+                .split('/')
+                .any(|seg| seg.is_empty() || seg == "." || seg == "..")
+        {
+            return None;
+        }
+        match &self.dir {
+            Some(dir) => {
+                let data = std::fs::read(dir.join(path)).ok()?;
+                let etag = format!("\"{}\"", hex(&content_hash(&data)));
+                Some(File {
+                    data: Bytes::from(data),
+                    etag,
+                })
+            }
+            None => {
+                let f = WebDist::get(path)?;
+                let etag = format!("\"{}\"", hex(&f.metadata.sha256_hash()[..16]));
+                Some(File {
+                    data: Bytes::from(f.data.into_owned()),
+                    etag,
+                })
+            }
+        }
+    }
+
+    /// Whether the web app is built into this binary.
+    pub fn has_web_app(&self) -> bool {
+        self.index_template.is_some()
+    }
+
+    fn compressed(&self, path: &str, encoding: Encoding, data: &[u8]) -> Bytes {
+        let key = (path.to_owned(), encoding);
+        if let Some(hit) = self.compressed.lock().expect("asset cache lock").get(&key) {
+            return hit.clone();
+        }
+        let out = Bytes::from(compress(encoding, data));
+        self.compressed
+            .lock()
+            .expect("asset cache lock")
+            .insert(key, out.clone());
+        out
+    }
+}
+
+fn compress(encoding: Encoding, data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match encoding {
+        Encoding::Br => {
+            let mut out = Vec::with_capacity(data.len() / 3);
+            let params = brotli::enc::BrotliEncoderParams {
+                quality: 11,
+                lgwin: 22,
+                ..Default::default()
+            };
+            let _ = brotli::BrotliCompress(&mut &data[..], &mut out, &params);
+            out
+        }
+        Encoding::Gzip => {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            let _ = enc.write_all(data);
+            enc.finish().unwrap_or_default()
+        }
+    }
+}
+
+/// Files worth compressing (text); images and fonts are already compressed.
+fn is_compressible(mime: &str) -> bool {
+    mime.starts_with("text/")
+        || mime.contains("javascript")
+        || mime.contains("json")
+        || mime.contains("svg")
+        || mime.contains("xml")
+}
+
+fn accepted_encoding(headers: &HeaderMap) -> Option<Encoding> {
+    let accept = headers.get(header::ACCEPT_ENCODING)?.to_str().ok()?;
+    let offers = |name: &str| {
+        accept.split(',').any(|part| {
+            let mut it = part.trim().split(';');
+            let token = it.next().unwrap_or("").trim();
+            let q_zero = it.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
+            token.eq_ignore_ascii_case(name) && !q_zero
+        })
+    };
+    if offers("br") {
+        Some(Encoding::Br)
+    } else if offers("gzip") {
+        Some(Encoding::Gzip)
+    } else {
+        None
+    }
+}
+
+/// Serves a file of the web app, or an app route's page, for every path the router
+/// does not know.
+pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
+    let method = request.method().clone();
+    if method != Method::GET && method != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+        )
+            .into_response();
+    }
+    let path = request.uri().path().to_owned();
+    let headers = request.headers();
+    let assets = &state.assets;
+
+    let file_path = path.trim_start_matches('/');
+    let is_host_page = file_path == "webview-host.html";
+    if !file_path.is_empty() && file_path != "index.html" && (!is_host_page || assets.webview_host)
+    {
+        if let Some(file) = assets.get(file_path) {
+            return serve_file(&state, file_path, file, headers, method == Method::HEAD).await;
+        }
+    }
+    // A missing file (it has an extension) is a plain 404, not the app.
+    let last = path.rsplit('/').next().unwrap_or("");
+    if last.contains('.') && file_path != "index.html" {
+        return (
+            StatusCode::NOT_FOUND,
+            [(header::CACHE_CONTROL, NO_CACHE)],
+            "Not found",
+        )
+            .into_response();
+    }
+    serve_page(&state, &path, request.uri().query(), headers)
+}
+
+fn serve_page(state: &AppState, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
+    let Some(template) = state.assets.index_template.as_deref() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "The Moat web app is not built into this server. Run `npm --prefix web ci && npm --prefix web run build`, then rebuild moat.",
+        )
+            .into_response();
+    };
+    let path = if path == "/index.html" { "/" } else { path };
+    let (page, status) = pages::resolve(path);
+    let lang = pages::Lang::negotiate(query, headers);
+    let origin = pages::Origin::from_request(&state.config.public_url, headers);
+    let html = pages::render(
+        template,
+        page,
+        lang,
+        &origin,
+        path,
+        &state.config.delayed_scripts,
+    );
+    (
+        status,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE)),
+            (
+                header::VARY,
+                HeaderValue::from_static("Accept-Encoding, Accept-Language"),
+            ),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+async fn serve_file(
+    state: &AppState,
+    path: &str,
+    file: File,
+    headers: &HeaderMap,
+    head: bool,
+) -> Response {
+    let etag = file.etag;
+    let mime = mime_guess::from_path(path)
+        .first_or_octet_stream()
+        .essence_str()
+        .to_owned();
+    let mime = if mime.starts_with("text/") || mime.ends_with("javascript") {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime
+    };
+    let cache = if path.starts_with("assets/") {
+        IMMUTABLE
+    } else if mime.starts_with("text/html") {
+        NO_CACHE
+    } else {
+        SHORT
+    };
+    let mut response_headers = HeaderMap::new();
+    response_headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&mime)
+            .unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
+    response_headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    response_headers.insert(
+        header::ETAG,
+        HeaderValue::from_str(&etag).expect("hex etag"),
+    );
+    response_headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+
+    let not_modified = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    if not_modified {
+        return (StatusCode::NOT_MODIFIED, response_headers).into_response();
+    }
+
+    let encoding =
+        accepted_encoding(headers).filter(|_| is_compressible(&mime) && file.data.len() > 256);
+    let body = match encoding {
+        Some(enc) => {
+            let assets: Arc<Assets> = state.assets.clone();
+            let key = path.to_owned();
+            let data = file.data.clone();
+            let bytes = tokio::task::spawn_blocking(move || assets.compressed(&key, enc, &data))
+                .await
+                .unwrap_or_else(|_| Bytes::new());
+            response_headers.insert(header::CONTENT_ENCODING, enc.header());
+            bytes
+        }
+        None => file.data,
+    };
+    response_headers.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    if head {
+        return (StatusCode::OK, response_headers).into_response();
+    }
+    (StatusCode::OK, response_headers, Body::from(body)).into_response()
+}
+
+/// A content hash for files read from disk (not cryptographic: ETags only).
+fn content_hash(data: &[u8]) -> [u8; 8] {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut h);
+    h.finish().to_be_bytes()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(v: &'static str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(v));
+        h
+    }
+
+    #[test]
+    fn brotli_is_preferred_then_gzip_and_q0_refuses() {
+        assert_eq!(
+            accepted_encoding(&accept("gzip, deflate, br")),
+            Some(Encoding::Br)
+        );
+        assert_eq!(accepted_encoding(&accept("gzip")), Some(Encoding::Gzip));
+        assert_eq!(
+            accepted_encoding(&accept("br;q=0, gzip")),
+            Some(Encoding::Gzip)
+        );
+        assert_eq!(accepted_encoding(&accept("identity")), None);
+        assert_eq!(accepted_encoding(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn compressed_copies_decompress_to_the_original() {
+        use std::io::Read;
+        let data = "const moat = 'moat';\n".repeat(200).into_bytes();
+        let gz = compress(Encoding::Gzip, &data);
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, data);
+        let br = compress(Encoding::Br, &data);
+        let mut out = Vec::new();
+        brotli::BrotliDecompress(&mut &br[..], &mut out).unwrap();
+        assert_eq!(out, data);
+        assert!(br.len() < data.len() / 10);
+    }
+}

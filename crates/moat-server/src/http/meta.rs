@@ -1,0 +1,31 @@
+//! `GET /api/meta`: what the web app needs to know about this server before anything
+//! else (version, clock, defaults).
+
+use axum::extract::State;
+use serde::Serialize;
+
+use super::json::ApiJson;
+use crate::AppState;
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Meta {
+    /// The server's version.
+    version: &'static str,
+    /// The server's clock (RFC 3339), for correcting the browser's.
+    server_time: String,
+    /// The locale used when the member has not chosen one.
+    default_locale: &'static str,
+    /// Whether `/webview-host.html` is served.
+    webview_host_enabled: bool,
+}
+
+/// Server version, clock and defaults.
+#[utoipa::path(get, path = "/api/meta", tag = "meta", responses((status = 200, body = Meta)))]
+pub async fn get_meta(State(state): State<AppState>) -> ApiJson<Meta> {
+    ApiJson(Meta {
+        version: env!("CARGO_PKG_VERSION"),
+        server_time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        default_locale: "ko",
+        webview_host_enabled: state.config.webview_host,
+    })
+}

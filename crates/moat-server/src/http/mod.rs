@@ -1,0 +1,294 @@
+//! The HTTP application. The whole route list is in [`router`]; each area keeps its
+//! handlers and DTOs in its own module.
+
+pub mod assets;
+pub mod error;
+pub mod health;
+pub mod json;
+pub mod meta;
+pub mod pages;
+mod security;
+
+use std::time::Duration;
+
+use axum::{
+    extract::{DefaultBodyLimit, Request, State},
+    http::{header, HeaderName},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::get,
+    Router,
+};
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    compression::CompressionLayer,
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    sensitive_headers::SetSensitiveRequestHeadersLayer,
+    trace::TraceLayer,
+};
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use error::ApiError;
+
+/// The API description; paths are collected from the routes below.
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
+    components(schemas(error::ErrorBody)),
+    tags((name = "meta"), (name = "ops"))
+)]
+struct ApiDoc;
+
+/// Every documented route. Later areas add their `routes!(…)` lines here.
+fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .routes(routes!(meta::get_meta))
+}
+
+/// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
+pub fn openapi_json() -> String {
+    let (_, doc) = api_routes().split_for_parts();
+    doc.to_pretty_json()
+        .expect("the OpenAPI document serialises")
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// Slowest request the server waits for before answering 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The application: routes, then the layers every request passes through.
+pub fn router(state: AppState) -> Router {
+    let (api, doc) = api_routes().split_for_parts();
+    let doc_json = doc
+        .to_pretty_json()
+        .expect("the OpenAPI document serialises");
+    let api = api
+        .route(
+            "/api/openapi.json",
+            get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc_json) }),
+        )
+        .route("/api", axum::routing::any(api_not_found))
+        .route("/api/{*rest}", axum::routing::any(api_not_found));
+
+    with_layers(Router::new().merge(api).fallback(assets::serve), state)
+}
+
+/// The layers every request passes through, outermost last.
+fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
+    let body_limit = state.config.body_limit_bytes;
+    routes
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn_with_state(state.clone(), reject_oversized))
+        .layer(CatchPanicLayer::new())
+        .layer(middleware::from_fn(error::render_errors))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(CompressionLayer::new())
+        .layer(security::headers_layer(&state.config))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
+            let id = req.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(SetSensitiveRequestHeadersLayer::new([header::AUTHORIZATION, header::COOKIE]))
+        .with_state(state)
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::not_found("There is no such API endpoint.")
+}
+
+/// Refuses a body whose declared length is over the limit before reading it.
+async fn reject_oversized(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.config.body_limit_bytes;
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return ApiError::payload_too_large(limit).into_response();
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{sync::Arc, time::Instant};
+
+    use axum::{body::Body, http::StatusCode, routing::post};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    use super::*;
+    use crate::config::Config;
+
+    #[derive(serde::Deserialize)]
+    struct Input {
+        #[allow(dead_code)]
+        amount: String,
+    }
+
+    async fn accepts_json(json::ApiJson(_): json::ApiJson<Input>) -> &'static str {
+        "ok"
+    }
+
+    async fn panics() -> &'static str {
+        panic!("secret internal detail")
+    }
+
+    async fn test_router() -> Router {
+        let db = moat_storage::testing::TestDatabase::sqlite();
+        let storage = db.storage().await;
+        std::mem::forget(db); // keep the temp dir for the test's lifetime
+        let config = Config {
+            body_limit_bytes: 2048,
+            ..Config::default()
+        };
+        let state = AppState {
+            assets: Arc::new(assets::Assets::load(&config)),
+            config: Arc::new(config),
+            storage,
+            started_at: Instant::now(),
+        };
+        let routes = Router::new()
+            .route("/api/test/json", post(accepts_json))
+            .route("/api/test/panic", get(panics));
+        with_layers(routes, state)
+    }
+
+    async fn call(
+        router: Router,
+        req: axum::http::Request<Body>,
+    ) -> (StatusCode, serde_json::Value) {
+        let res = router.oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+        )
+    }
+
+    fn post_json(body: &str, content_type: Option<&str>) -> axum::http::Request<Body> {
+        let mut b = axum::http::Request::post("/api/test/json");
+        if let Some(ct) = content_type {
+            b = b.header("content-type", ct);
+        }
+        b.body(Body::from(body.to_owned())).unwrap()
+    }
+
+    #[tokio::test]
+    async fn json_bodies_fail_with_the_error_shape() {
+        let cases: &[(&str, Option<&str>, StatusCode, &str, &str)] = &[
+            (
+                "{\"amount\": \"1\"}",
+                Some("application/json"),
+                StatusCode::OK,
+                "",
+                "a valid body passes",
+            ),
+            (
+                "{\"amount\": ",
+                Some("application/json"),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+                "truncated JSON",
+            ),
+            (
+                "not json",
+                Some("application/json"),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+                "not JSON at all",
+            ),
+            (
+                "{\"amount\": 1}",
+                Some("application/json"),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_body",
+                "wrong field type",
+            ),
+            (
+                "{}",
+                Some("application/json"),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_body",
+                "missing field",
+            ),
+            (
+                "{\"amount\": \"1\"}",
+                Some("text/plain"),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "wrong content type",
+            ),
+            (
+                "{\"amount\": \"1\"}",
+                None,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "no content type",
+            ),
+        ];
+        for (body, ct, status, code, why) in cases {
+            let (got, json) = call(test_router().await, post_json(body, *ct)).await;
+            assert_eq!(got, *status, "{why}: {json}");
+            if !code.is_empty() {
+                assert_eq!(json["code"], *code, "{why}");
+                assert!(
+                    json["message"].as_str().is_some_and(|m| !m.is_empty()),
+                    "{why}"
+                );
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_chunked_body_over_the_limit_is_413() {
+        let body = format!("{{\"amount\": \"{}\"}}", "9".repeat(4096));
+        let stream = futures_like_stream(body);
+        let req = axum::http::Request::post("/api/test/json")
+            .header("content-type", "application/json")
+            .body(stream)
+            .unwrap();
+        let (status, json) = call(test_router().await, req).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{json}");
+        assert_eq!(json["code"], "payload_too_large");
+    }
+
+    /// A body without a declared length, as a chunked upload would send it.
+    fn futures_like_stream(body: String) -> Body {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(4);
+        tokio::spawn(async move {
+            for chunk in body.into_bytes().chunks(512) {
+                let _ = tx.send(Ok(bytes::Bytes::copy_from_slice(chunk))).await;
+            }
+        });
+        Body::from_stream(tokio_stream_from(rx))
+    }
+
+    fn tokio_stream_from(
+        mut rx: tokio::sync::mpsc::Receiver<Result<bytes::Bytes, std::io::Error>>,
+    ) -> impl futures_core::Stream<Item = Result<bytes::Bytes, std::io::Error>> {
+        futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_a_500_that_reveals_nothing() {
+        let req = axum::http::Request::get("/api/test/panic")
+            .body(Body::empty())
+            .unwrap();
+        let (status, json) = call(test_router().await, req).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(json["code"], "internal_error");
+        assert!(!json.to_string().contains("secret"), "{json}");
+    }
+}

@@ -1,0 +1,11 @@
+//! Moat's server: configuration, the HTTP application (JSON API, page metadata, the
+//! embedded web app) and its start-up and shutdown. `main.rs` only calls [`cli::main`].
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod http;
+pub mod logging;
+
+pub use app::{launch, AppState, Application};
+pub use config::Config;

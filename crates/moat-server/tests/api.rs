@@ -1,0 +1,178 @@
+//! The server seen from outside: health, errors, limits, headers, the OpenAPI document.
+
+mod helpers;
+
+use helpers::{assert_error, TestApp};
+use moat_storage::testing::TestDatabase;
+
+#[tokio::test]
+async fn healthz_answers_ok() {
+    let app = TestApp::spawn().await;
+    let r = app.get("/healthz").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<serde_json::Value>().await.unwrap()["status"], "ok");
+}
+
+#[tokio::test]
+async fn readyz_reports_the_database_and_migrations_on_every_backend() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = TestApp::spawn_with(db, |_| {}).await;
+        let r = app.get("/readyz").await;
+        assert_eq!(r.status(), 200, "{backend:?}");
+        let body: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(body["status"], "ready");
+        assert_eq!(body["database"], backend.as_str());
+        assert!(body["migrations"].as_u64().unwrap() >= 1);
+    }
+}
+
+#[tokio::test]
+async fn readyz_is_503_when_the_schema_is_behind() {
+    let app = TestApp::spawn().await;
+    // Another process rolls the schema record back under the running server.
+    let storage = moat_storage::SqliteStorage::connect(&app.db.url, &Default::default())
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM _sqlx_migrations")
+        .execute(storage.pool())
+        .await
+        .unwrap();
+    assert_error(app.get("/readyz").await, 503, "not_ready").await;
+    assert_eq!(
+        app.get("/healthz").await.status(),
+        200,
+        "alive but not ready"
+    );
+}
+
+#[tokio::test]
+async fn meta_tells_version_clock_and_defaults() {
+    let app = TestApp::spawn().await;
+    let body: serde_json::Value = app.get("/api/meta").await.json().await.unwrap();
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(body["default_locale"], "ko");
+    assert_eq!(body["webview_host_enabled"], true);
+    let server_time =
+        chrono::DateTime::parse_from_rfc3339(body["server_time"].as_str().unwrap()).unwrap();
+    let skew = (chrono::Utc::now() - server_time.with_timezone(&chrono::Utc))
+        .num_seconds()
+        .abs();
+    assert!(skew < 5, "server_time is now");
+}
+
+#[tokio::test]
+async fn an_unknown_api_route_is_a_404_in_the_error_shape() {
+    let app = TestApp::spawn().await;
+    for path in ["/api/nope", "/api/", "/api/deeply/nested/thing"] {
+        assert_error(app.get(path).await, 404, "not_found").await;
+    }
+    let r = app
+        .client
+        .delete(app.url("/api/nope"))
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_a_405_in_the_error_shape() {
+    let app = TestApp::spawn().await;
+    assert_error(
+        app.post_json("/api/meta", "{}").await,
+        405,
+        "method_not_allowed",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_a_413_before_it_is_read() {
+    let app = TestApp::spawn().await;
+    let big = "x".repeat(64 * 1024 + 1);
+    let body = assert_error(
+        app.post_json("/api/meta", &big).await,
+        413,
+        "payload_too_large",
+    )
+    .await;
+    assert!(
+        body["message"].as_str().unwrap().contains("65536"),
+        "{body}"
+    );
+    // The server is unharmed.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
+#[tokio::test]
+async fn a_client_request_id_is_echoed_and_one_is_made_otherwise() {
+    let app = TestApp::spawn().await;
+    let r = app
+        .client
+        .get(app.url("/api/nope"))
+        .header("x-request-id", "abc-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-request-id"], "abc-123");
+    let r = app.get("/healthz").await;
+    let id = r.headers()["x-request-id"].to_str().unwrap();
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let app = TestApp::spawn().await;
+    for path in ["/", "/api/meta", "/assets/index-abc123.js", "/api/nope"] {
+        let r = app.get(path).await;
+        let h = r.headers();
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
+        assert!(csp.contains("worker-src 'self' blob:"), "{path}");
+        assert!(csp.contains("frame-ancestors 'self'"), "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(
+            h["referrer-policy"], "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert_eq!(h["x-frame-options"], "SAMEORIGIN", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_openapi_document_is_3_1_and_describes_the_api() {
+    let app = TestApp::spawn().await;
+    let doc: serde_json::Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3.1"),
+        "{}",
+        doc["openapi"]
+    );
+    for path in ["/api/meta", "/healthz", "/readyz"] {
+        assert!(doc["paths"][path].is_object(), "{path} is documented");
+    }
+    assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+}
+
+#[tokio::test]
+async fn the_web_app_types_are_generated_from_the_current_openapi_document() {
+    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/src/shared/api/openapi.json");
+    let committed =
+        std::fs::read_to_string(&committed).expect("web/src/shared/api/openapi.json is committed");
+    let current = moat_server::http::openapi_json();
+    assert!(
+        committed.trim_end() == current.trim_end(),
+        "the API changed: run `scripts/gen-api.sh` to regenerate web/src/shared/api/openapi.json and schema.d.ts"
+    );
+}
+
+#[tokio::test]
+async fn shutdown_drains_and_stops() {
+    let app = TestApp::spawn().await;
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let url = app.url("/healthz");
+    app.stop().await.expect("clean stop");
+    assert!(reqwest::get(url).await.is_err());
+}

@@ -1,0 +1,158 @@
+//! `TestApp`: the real server on port 0 with a fresh database and a small web build of
+//! its own, one per test. Dropping it shuts the server down.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use moat_server::{config::Config, Application};
+use moat_storage::testing::TestDatabase;
+use reqwest::{Client, Response};
+
+pub const INDEX_HTML: &str = r#"<!doctype html>
+<html lang="ko">
+  <head>
+    <meta charset="UTF-8" />
+    <!--moat-head-->
+    <script type="module" crossorigin src="/assets/index-abc123.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+"#;
+
+pub struct TestApp {
+    pub base: String,
+    pub client: Client,
+    pub raw_client: Client,
+    pub db: TestDatabase,
+    _web: tempfile::TempDir,
+    _data: tempfile::TempDir,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    handle: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+/// A web build with an index page, a hashed script and the web-view host page.
+fn write_web_build(dir: &Path) {
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    std::fs::write(dir.join("index.html"), INDEX_HTML).unwrap();
+    std::fs::write(
+        dir.join("assets/index-abc123.js"),
+        "export const moat = 'moat';\n".repeat(400),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("webview-host.html"),
+        "<!doctype html><title>host</title>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("favicon.svg"),
+        "<svg xmlns='http://www.w3.org/2000/svg'/>",
+    )
+    .unwrap();
+}
+
+impl TestApp {
+    pub async fn spawn() -> Self {
+        Self::spawn_with(TestDatabase::sqlite(), |_| {}).await
+    }
+
+    pub async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut Config)) -> Self {
+        let web = tempfile::tempdir().unwrap();
+        write_web_build(web.path());
+        let data = tempfile::tempdir().unwrap();
+        let mut config = Config {
+            port: 0,
+            data_dir: data.path().to_path_buf(),
+            database_url: db.url.clone(),
+            web_dir: web.path().to_path_buf(),
+            body_limit_bytes: 64 * 1024,
+            webview_host: true,
+            shutdown_grace_secs: 1,
+            ..Config::default()
+        };
+        tweak(&mut config);
+        let app = Application::build(config).await.expect("the app builds");
+        let base = format!("http://{}", app.local_addr());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let handle = tokio::spawn(app.run_until(async move {
+            let _ = rx.await;
+        }));
+        Self {
+            base,
+            client: Client::new(),
+            raw_client: Client::builder().no_gzip().no_brotli().build().unwrap(),
+            db,
+            _web: web,
+            _data: data,
+            shutdown: Some(tx),
+            handle: Some(handle),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &str) -> Response {
+        self.client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// Stops the server and waits for it to finish draining.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        let _ = self.shutdown.take().unwrap().send(());
+        self.handle.take().unwrap().await.expect("server task")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Asserts the API error shape and returns the body.
+pub async fn assert_error(response: Response, status: u16, code: &str) -> serde_json::Value {
+    assert_eq!(response.status().as_u16(), status, "status for {code}");
+    let request_id = response
+        .headers()
+        .get("x-request-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    assert_eq!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/json"),
+        "errors are JSON"
+    );
+    let body: serde_json::Value = response.json().await.expect("JSON error body");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "a human message: {body}"
+    );
+    assert_eq!(
+        body["request_id"].as_str(),
+        request_id.as_deref(),
+        "request id in body and header: {body}"
+    );
+    assert!(!body["request_id"].as_str().unwrap_or("").is_empty());
+    body
+}

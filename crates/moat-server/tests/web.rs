@@ -1,0 +1,187 @@
+//! Serving the web app: pages with server-rendered metadata, hashed assets, caching,
+//! compression, the SPA fallback and the web-view host page switch.
+
+mod helpers;
+
+use helpers::TestApp;
+
+#[tokio::test]
+async fn app_routes_get_the_index_with_their_link_preview_card() {
+    let app = TestApp::spawn().await;
+    let r = app
+        .client
+        .get(app.url("/settings"))
+        .header("host", "moat.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["cache-control"],
+        "no-cache",
+        "index.html is never cached"
+    );
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("<title>설정 — Moat</title>"),
+        "Korean by default: {html}"
+    );
+    assert!(html.contains(r#"<meta property="og:title" content="설정 — Moat">"#));
+    assert!(html.contains(r#"<meta property="og:url" content="http://moat.example/settings">"#));
+    assert!(
+        html.contains(r#"<meta property="og:image" content="http://moat.example/og-image.png">"#)
+    );
+    assert!(html.contains(r#"<meta name="description""#));
+    assert!(html.contains(r#"<div id="root">"#), "the app still boots");
+}
+
+#[tokio::test]
+async fn english_readers_get_an_english_card() {
+    let app = TestApp::spawn().await;
+    let r = app
+        .client
+        .get(app.url("/"))
+        .header("accept-language", "en-US,en;q=0.9")
+        .send()
+        .await
+        .unwrap();
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("<title>Moat — all your investing in one place</title>"),
+        "{html}"
+    );
+    assert!(html.contains(r#"<html lang="en">"#));
+}
+
+#[tokio::test]
+async fn an_unknown_page_is_a_404_that_still_boots_the_app() {
+    let app = TestApp::spawn().await;
+    let r = app.get("/no/such/page").await;
+    assert_eq!(r.status(), 404);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("페이지를 찾을 수 없습니다"));
+    assert!(html.contains(r#"<div id="root">"#));
+}
+
+#[tokio::test]
+async fn a_missing_file_is_a_plain_404_not_the_app() {
+    let app = TestApp::spawn().await;
+    let r = app.get("/assets/missing-123.js").await;
+    assert_eq!(r.status(), 404);
+    assert!(!r.text().await.unwrap().contains("<div id=\"root\">"));
+}
+
+#[tokio::test]
+async fn path_traversal_reads_nothing_outside_the_web_root() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/assets/../../etc/passwd",
+        "/..%2f..%2fetc/passwd",
+        "/assets//index-abc123.js",
+    ] {
+        let r = app.get(path).await;
+        let text = r.text().await.unwrap();
+        assert!(!text.contains("root:"), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn hashed_assets_are_immutable_with_an_etag() {
+    let app = TestApp::spawn().await;
+    let r = app.get("/assets/index-abc123.js").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+    let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let again = app
+        .client
+        .get(app.url("/assets/index-abc123.js"))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+}
+
+#[tokio::test]
+async fn assets_and_pages_are_compressed_with_brotli_or_gzip() {
+    let app = TestApp::spawn().await;
+    for (accept, expected) in [("br, gzip", "br"), ("gzip", "gzip")] {
+        for path in ["/assets/index-abc123.js", "/"] {
+            let r = app
+                .raw_client
+                .get(app.url(path))
+                .header("accept-encoding", accept)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                r.headers()
+                    .get("content-encoding")
+                    .map(|v| v.to_str().unwrap()),
+                Some(expected),
+                "{path} {accept}"
+            );
+        }
+    }
+    let r = app
+        .raw_client
+        .get(app.url("/assets/index-abc123.js"))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        r.headers().get("content-encoding").is_none(),
+        "identity when nothing is accepted"
+    );
+    assert_eq!(
+        r.text().await.unwrap(),
+        "export const moat = 'moat';\n".repeat(400)
+    );
+}
+
+#[tokio::test]
+async fn the_webview_host_page_is_served_only_when_enabled() {
+    let on = TestApp::spawn().await;
+    assert_eq!(on.get("/webview-host.html").await.status(), 200);
+    let off = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
+        c.webview_host = false
+    })
+    .await;
+    assert_eq!(off.get("/webview-host.html").await.status(), 404);
+}
+
+#[tokio::test]
+async fn configured_delayed_scripts_are_rendered_and_allowed() {
+    let app = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
+        c.delayed_scripts = vec!["https://cdn.example.com/tag.js".into()];
+    })
+    .await;
+    let r = app.get("/").await;
+    assert!(r.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("https://cdn.example.com"));
+    assert!(r
+        .text()
+        .await
+        .unwrap()
+        .contains(r#"<script delay="https://cdn.example.com/tag.js"></script>"#));
+}
+
+#[tokio::test]
+async fn non_get_requests_to_pages_are_refused() {
+    let app = TestApp::spawn().await;
+    let r = app.client.post(app.url("/settings")).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+}
