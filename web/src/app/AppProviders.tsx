@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { BridgeProvider } from '@/shared/bridge/BridgeProvider';
+import { ToastProvider } from '@/shared/ui/toast';
+
+export interface AppProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+}
+
+function LocalisedBridge({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return <BridgeProvider loadingLabel={t('loading')}>{children}</BridgeProvider>;
+}
+
+/**
+ * Everything the shell needs from context: data, the mobile bridge, toasts. (The i18n
+ * instance reaches react-i18next through `initReactI18next` in shared/i18n, once
+ * `initI18n()` has run.)
+ * Must be rendered inside a router (the bridge navigates); `App` uses the browser's,
+ * tests a memory router.
+ */
+export function AppProviders({ queryClient, children }: AppProvidersProps) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <LocalisedBridge>
+        <ToastProvider>{children}</ToastProvider>
+      </LocalisedBridge>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,91 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { setLocale } from '@/shared/i18n/i18n';
+import { renderApp } from '@/test/renderApp';
+
+function setOnline(online: boolean) {
+  Object.defineProperty(window.navigator, 'onLine', { configurable: true, get: () => online });
+  act(() => {
+    window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+  });
+}
+
+describe('Shell', () => {
+  it('renders the header and only the navigation items of areas that exist', async () => {
+    renderApp();
+    const nav = screen.getByRole('navigation', { name: '주요 메뉴' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['홈', '/'],
+      ['설정', '/settings'],
+    ]);
+    expect(screen.getByRole('link', { name: 'Moat 홈' })).toHaveProperty('pathname', '/');
+    expect(screen.getByTestId('open-language')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' })).toBeTruthy();
+  });
+
+  it('marks the current area in the navigation and moves between areas', async () => {
+    const app = renderApp();
+    await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' });
+    expect(screen.getByTestId('nav-home').getAttribute('aria-current')).toBe('page');
+
+    fireEvent.click(screen.getByTestId('nav-settings'));
+    expect(await screen.findByRole('heading', { level: 1, name: '설정' })).toBeTruthy();
+    expect(app.location().pathname).toBe('/settings');
+    expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByTestId('nav-home').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('shows the 404 page, with a link home, for an unknown path', async () => {
+    const app = renderApp({ route: '/no/such/page' });
+    const notFound = await screen.findByTestId('not-found');
+    expect(within(notFound).getByRole('heading', { name: '페이지를 찾을 수 없습니다' })).toBeTruthy();
+
+    fireEvent.click(within(notFound).getByRole('link', { name: '홈으로 가기' }));
+    expect(await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' })).toBeTruthy();
+    expect(app.location().pathname).toBe('/');
+  });
+
+  it('shows an offline banner while the browser is offline', async () => {
+    renderApp();
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByTestId('offline-banner')).toBeNull();
+
+    setOnline(false);
+    const banner = screen.getByTestId('offline-banner');
+    expect(banner.getAttribute('role')).toBe('status');
+    expect(banner.textContent).toContain('오프라인');
+
+    setOnline(true);
+    expect(screen.queryByTestId('offline-banner')).toBeNull();
+  });
+
+  it('keeps the page title and Open Graph tags in step with the route', async () => {
+    renderApp({ route: '/settings' });
+    await screen.findByRole('heading', { level: 1, name: '설정' });
+    expect(document.title).toBe('설정 — Moat');
+    const og = (p: string) => document.head.querySelector(`meta[property="${p}"]`)?.getAttribute('content');
+    expect(og('og:title')).toBe('설정 — Moat');
+    expect(og('og:description')).toBe('언어와 앱 연동 등 Moat 설정.');
+    expect(og('og:url')).toBe(`${window.location.origin}/settings`);
+
+    fireEvent.click(screen.getByTestId('nav-home'));
+    await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' });
+    expect(document.title).toBe('Moat — 모든 투자를 한곳에');
+    expect(og('og:url')).toBe(`${window.location.origin}/`);
+  });
+
+  it('shows a page in English, its own texts included, when English was chosen before', async () => {
+    await act(() => setLocale('en'));
+    renderApp({ route: '/' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Every portfolio in one place' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
+    expect(document.title).toBe('Moat — all your investing in one place');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('has an always-present live region for toasts', () => {
+    renderApp();
+    expect(screen.getByTestId('toast-area').getAttribute('aria-live')).toBe('polite');
+  });
+});

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
+import { OfflineBanner } from '@/shared/ui/OfflineBanner';
+import { ToastArea } from '@/shared/ui/toast';
+import { AppHeader } from './AppHeader';
+import { AppNav } from './AppNav';
+import { ModalRouteHandler } from './ModalRouteHandler';
+import { AppRoutes } from './routes';
+import { useQueryFocusFromApp } from './useQueryFocusFromApp';
+import './Shell.css';
+
+/**
+ * The layout around every page: header, navigation, the page itself, the offline banner,
+ * toasts and route modals; plus scroll restoration and the app's focus signal.
+ */
+export function Shell() {
+  const { t } = useTranslation();
+  useScrollRestoration();
+  const appFocused = useQueryFocusFromApp();
+
+  return (
+    <div className="shell" data-app-focused={appFocused}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
+      <AppHeader />
+      <OfflineBanner />
+      <div className="shell__body">
+        <AppNav />
+        <main id="main" className="shell__main" tabIndex={-1}>
+          <AppRoutes />
+        </main>
+      </div>
+      <ToastArea />
+      <ModalRouteHandler />
+    </div>
+  );
+}

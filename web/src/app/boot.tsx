@@ -1,0 +1,34 @@
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { initI18n } from '@/shared/i18n/i18n';
+import { installAutoReload } from '@/shared/lib/auto-reload';
+import { installDelayedScripts } from '@/shared/lib/delayed-scripts';
+import { isKakaoInAppBrowser, openInExternalBrowser } from '@/shared/lib/kakao';
+import { App } from './App';
+import './styles/global.css';
+
+/**
+ * Starts the page: delayed third-party scripts, the stale-tab reload, then either the
+ * KakaoTalk hand-off (with its fallback view) or the app, once the language is loaded.
+ * Returns the React root.
+ */
+export async function boot(container: HTMLElement, userAgent: string = navigator.userAgent): Promise<Root> {
+  installDelayedScripts();
+  installAutoReload();
+
+  const root = createRoot(container);
+  if (isKakaoInAppBrowser(userAgent)) {
+    openInExternalBrowser();
+    // Only KakaoTalk visitors download the fallback view.
+    const { KakaoFallback } = await import('./KakaoFallback');
+    root.render(<KakaoFallback />);
+    return root;
+  }
+  await initI18n();
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  return root;
+}

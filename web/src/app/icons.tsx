@@ -1,0 +1,42 @@
+/** Line icons of the shell (24 × 24, `currentColor`). */
+export interface IconProps {
+  size?: number;
+}
+
+const common = {
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.8,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+  focusable: false,
+} as const;
+
+export function HomeIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <path d="M3.5 10.5 12 3.8l8.5 6.7V19a1.5 1.5 0 0 1-1.5 1.5h-4v-6h-6v6H5A1.5 1.5 0 0 1 3.5 19z" />
+    </svg>
+  );
+}
+
+export function SettingsIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <path d="M4 7h9M17 7h3M4 17h3M11 17h9" />
+      <circle cx="15" cy="7" r="2.2" />
+      <circle cx="9" cy="17" r="2.2" />
+    </svg>
+  );
+}
+
+export function GlobeIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18M12 3a13.5 13.5 0 0 1 0 18M12 3a13.5 13.5 0 0 0 0 18" />
+    </svg>
+  );
+}

@@ -1,0 +1,50 @@
+import { lazy, type ComponentType } from 'react';
+import { Route, Routes } from 'react-router';
+import { HomeIcon, SettingsIcon, type IconProps } from './icons';
+import { RouteBoundary } from './RouteBoundary';
+
+/** What a page module gives the router: its component and, if it has its own texts, their readiness. */
+type PageModule<K extends string> = Record<K, ComponentType> & { messagesReady?: Promise<void> };
+
+/**
+ * A page loaded on first visit (its own chunk), rendered once its messages for the
+ * current language are registered, so it never flashes untranslated.
+ */
+function lazyPage<K extends string>(load: () => Promise<PageModule<K>>, name: K) {
+  return lazy(async () => {
+    const module = await load();
+    await module.messagesReady;
+    return { default: module[name] };
+  });
+}
+
+const HomePage = lazyPage(() => import('@/features/home/HomePage'), 'HomePage');
+const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 'SettingsPage');
+const NotFoundPage = lazyPage(() => import('@/features/not-found/NotFoundPage'), 'NotFoundPage');
+
+/** One entry of the navigation (side bar on wide screens, tab bar on narrow ones). */
+export interface NavItem {
+  to: string;
+  labelKey: 'nav.home' | 'nav.settings';
+  icon: ComponentType<IconProps>;
+  /** Active only on an exact match. */
+  end?: boolean;
+}
+
+/** Only areas that exist are listed. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { to: '/', labelKey: 'nav.home', icon: HomeIcon, end: true },
+  { to: '/settings', labelKey: 'nav.settings', icon: SettingsIcon },
+];
+
+
+/** The app's routes, each behind its own error boundary. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<RouteBoundary><HomePage /></RouteBoundary>} />
+      <Route path="/settings" element={<RouteBoundary><SettingsPage /></RouteBoundary>} />
+      <Route path="*" element={<RouteBoundary><NotFoundPage /></RouteBoundary>} />
+    </Routes>
+  );
+}

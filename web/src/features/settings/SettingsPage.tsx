@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { AboutSection } from './AboutSection';
+import { BridgeSection } from './BridgeSection';
+import { LanguageSection } from './LanguageSection';
+import './settings.css';
+
+export { messagesReady } from './messages';
+
+/** Settings: language, app information, and the mobile-app integration. */
+export function SettingsPage() {
+  const { t } = useTranslation('settings');
+  usePageMeta({ title: t('meta.title'), description: t('meta.description') });
+  return (
+    <div className="settings">
+      <h1 className="settings__title">{t('title')}</h1>
+      <LanguageSection />
+      <AboutSection />
+      <BridgeSection />
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/** Korean messages of the settings area (i18next namespace `settings`), the source locale. */
+export const settingsKo = {
+  meta: {
+    title: '설정 — Moat',
+    description: '언어와 앱 연동 등 Moat 설정.',
+  },
+  title: '설정',
+  language: {
+    title: '언어',
+    description: '화면에 표시할 언어를 고릅니다.',
+    change: '변경',
+  },
+  about: {
+    title: '앱 정보',
+    version: '서버 버전',
+    serverTime: '서버 시각',
+    defaultLocale: '기본 언어',
+    webviewHost: '웹뷰 테스트 페이지',
+    enabled: '사용',
+    disabled: '사용 안 함',
+    loading: '불러오는 중…',
+    error: '앱 정보를 불러오지 못했습니다.',
+    retry: '다시 시도',
+  },
+  bridge: {
+    title: '앱 연동',
+    status: '실행 환경',
+    inWebView: 'Moat 앱 안에서 실행 중',
+    inBrowser: '브라우저에서 실행 중',
+    descriptionWebView: '아래 버튼은 앱에 메시지를 보냅니다.',
+    descriptionBrowser: '앱 밖에서는 같은 버튼이 브라우저 기능으로 대신 동작합니다.',
+    actions: {
+      HAPTIC_FEEDBACK: '진동 피드백',
+      SHARE_IMAGE: '카드 이미지 공유',
+      LOADING: '로딩 표시 (1초)',
+      DIMMER_ON: '화면 어둡게 (1초)',
+      DIMMER_OFF: '어둡게 해제',
+      NAVIGATE: '홈으로 이동',
+      GO_BACK: '뒤로 가기',
+      DEEP_LINK: '딥 링크 열기',
+      LOCAL_STORAGE_SET: '언어 설정을 앱에 저장',
+    },
+    shareTitle: 'Moat',
+    shareText: '모든 포트폴리오를 한곳에',
+    sent: '보냄: {{action}}',
+  },
+} as const;

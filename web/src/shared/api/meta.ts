@@ -1,0 +1,28 @@
+/** `GET /api/meta`: server version, clock and defaults. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet, type ApiSchema } from './client';
+
+/** The response of `GET /api/meta`: version, clock (RFC 3339), default locale, host page. */
+export type Meta = ApiSchema<'Meta'>;
+
+/** Query keys of the meta area. */
+export const metaKeys = {
+  all: ['meta'] as const,
+  detail: () => [...metaKeys.all, 'detail'] as const,
+};
+
+export function getMeta(signal?: AbortSignal): Promise<Meta> {
+  return apiGet('/api/meta', { signal });
+}
+
+export function metaQueryOptions() {
+  return queryOptions({
+    queryKey: metaKeys.detail(),
+    queryFn: ({ signal }) => getMeta(signal),
+    staleTime: 60_000,
+  });
+}
+
+export function useMeta() {
+  return useQuery(metaQueryOptions());
+}

@@ -1,0 +1,75 @@
+/**
+ * Number, money and date formatting for the app's locales, all through `Intl`.
+ *
+ * Money never passes through a float: a `Big` or a decimal string goes to
+ * `Intl.NumberFormat` as an exact decimal string, which Intl formats and rounds without
+ * converting it to a number (ECMA-402 NumberFormat v3: Chrome 106, Safari 15.4,
+ * Firefox 116). Rounding is to the currency's minor unit — KRW to whole won, USD to
+ * cents — half away from zero (2.5 → 3, -2.5 → -3): Intl's default `halfExpand`, the same
+ * rule as shared/lib/money. big.js itself is not needed here, which keeps it out of the
+ * first page's bundle.
+ */
+import type Big from 'big.js';
+import type { Locale } from '@/shared/lib/storage';
+
+export type Currency = 'KRW' | 'USD';
+
+/** Decimal places shown for each currency. */
+export const CURRENCY_DECIMALS: Record<Currency, number> = { KRW: 0, USD: 2 };
+
+const INTL_LOCALE: Record<Locale, string> = { ko: 'ko-KR', en: 'en-US' };
+
+/** The BCP 47 tag `Intl` uses for an app locale. */
+export function intlLocale(locale: Locale): string {
+  return INTL_LOCALE[locale];
+}
+
+/** A decimal string `Intl.NumberFormat#format` accepts without going through a float. */
+type DecimalString = Intl.StringNumericLiteral;
+
+/** The exact decimal text of `value` (`Big#toFixed()` never uses exponent notation). */
+function toDecimalString(value: Big | string): DecimalString {
+  const text = typeof value === 'string' ? value.trim() : value.toFixed();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text)) throw new RangeError(`not a decimal number: ${text}`);
+  return text as DecimalString;
+}
+
+/** A plain number (`1,234.5`); `options` are passed to `Intl.NumberFormat`. */
+export function formatNumber(value: Big | string | number, locale: Locale, options?: Intl.NumberFormatOptions): string {
+  const input = typeof value === 'number' ? value : toDecimalString(value);
+  return new Intl.NumberFormat(intlLocale(locale), options).format(input);
+}
+
+/** An amount of money with its currency sign: KRW with no decimals, USD with two. */
+export function formatMoney(amount: Big | string, currency: Currency, locale: Locale): string {
+  const decimals = CURRENCY_DECIMALS[currency];
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    roundingMode: 'halfExpand',
+  }).format(toDecimalString(amount));
+}
+
+/** A signed percentage from a ratio given in per cent (`1.84` → `+1.84%`). */
+export function formatPercent(percent: Big | string, locale: Locale, decimals = 2): string {
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'decimal',
+    signDisplay: 'exceptZero',
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    roundingMode: 'halfExpand',
+  }).format(toDecimalString(percent)) + '%';
+}
+
+/** A date (and, with `options`, a time) in the locale's style; defaults to a medium date. */
+export function formatDate(
+  date: Date | string | number,
+  locale: Locale,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' },
+): string {
+  const d = date instanceof Date ? date : new Date(date);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(intlLocale(locale), options).format(d);
+}

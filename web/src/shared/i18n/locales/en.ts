@@ -1,0 +1,50 @@
+import type { Messages } from './ko';
+
+/** English shell messages. Loaded on demand (a separate chunk), so Korean readers never download them. */
+export const en = {
+  app: {
+    name: 'Moat',
+    skipToContent: 'Skip to content',
+  },
+  nav: {
+    label: 'Main menu',
+    home: 'Home',
+    settings: 'Settings',
+  },
+  header: {
+    language: 'Change language',
+    homeLink: 'Moat home',
+  },
+  meta: {
+    notFound: {
+      title: 'Page not found — Moat',
+      // The site's description, as the server writes it for unknown paths.
+      description: 'Every Korean and US portfolio, upcoming dividends, market news, and investor community and stock chat in one place.',
+    },
+  },
+  languagePicker: {
+    title: 'Choose language',
+    changed: 'Language changed to English.',
+  },
+  notFound: {
+    title: 'Page not found',
+    body: 'The address may have changed, or the page does not exist.',
+    home: 'Go home',
+  },
+  errorBoundary: {
+    title: 'This screen could not be shown',
+    body: 'It may be a temporary problem. Please try again.',
+    retry: 'Try again',
+  },
+  offline: {
+    message: 'You are offline. Moat will reload data when the connection is back.',
+  },
+  toast: {
+    dismiss: 'Dismiss notification',
+    region: 'Notifications',
+  },
+  common: {
+    close: 'Close',
+  },
+  loading: 'Loading…',
+} as const satisfies Messages;

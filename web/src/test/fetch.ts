@@ -1,0 +1,41 @@
+import { vi } from 'vitest';
+
+/** A JSON `Response`. */
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...init.headers },
+  });
+}
+
+/** The `/api/meta` answer the tests use. */
+export const TEST_META = {
+  version: '0.1.0-test',
+  server_time: '2025-01-02T03:04:05.000Z',
+  default_locale: 'ko',
+  webview_host_enabled: true,
+} as const;
+
+export type FetchHandler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;
+
+/**
+ * Replaces `fetch` for one test (restored after it). The default answers `/api/meta`
+ * and 404s everything else in the API's error shape.
+ */
+export function mockFetch(handler: FetchHandler = defaultHandler) {
+  const fn = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return Promise.resolve(handler(new URL(raw, window.location.origin), init));
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+function defaultHandler(url: URL): Response {
+  if (url.pathname === '/api/meta') return jsonResponse(TEST_META);
+  return jsonResponse(
+    { code: 'not_found', message: 'There is no such API endpoint.', request_id: 'test' },
+    { status: 404 },
+  );
+}

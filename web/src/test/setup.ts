@@ -1,0 +1,22 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { i18n, initI18n } from '@/shared/i18n/i18n';
+
+// jsdom does not scroll; scroll restoration calls this on every navigation.
+window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// Korean, as in production; a test that switches language is reset below.
+await initI18n();
+
+beforeEach(async () => {
+  window.localStorage.clear();
+  if (i18n.language !== 'ko') await i18n.changeLanguage('ko');
+  document.documentElement.lang = 'ko';
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  delete window.ReactNativeWebView;
+});

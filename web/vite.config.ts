@@ -1,0 +1,73 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+// The Moat server (crates/moat-server) embeds `dist/` and serves it; in `npm run dev`
+// the API is proxied to a locally running `moat`. The first page's JS + CSS must stay
+// within 120 KiB gzip: `npm run size` checks it after a build.
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * react-router's package exports point every bundler at its development build (dev-only
+ * warnings and checks). Production builds use its production build instead.
+ */
+const reactRouterProduction = src('./node_modules/react-router/dist/production/index.mjs');
+
+/**
+ * react-router ships one big module whose top level creates contexts and components and
+ * assigns their `displayName`s; to a bundler those look like side effects, so nothing
+ * unused (framework-mode prefetching, `<Form>`, `<Await>`, …) could be dropped. Marking
+ * the React factory calls pure and dropping the `displayName` lines (devtools labels
+ * only) lets tree-shaking remove what the app does not import (about 4 KiB gzip). If a
+ * react-router release changes its output, the patterns simply stop matching.
+ */
+function pureReactRouter(): Plugin {
+  return {
+    name: 'moat:pure-react-router',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.includes('/react-router/dist/production/')) return null;
+      return code
+        .replace(/^\s*[\w$]+\.displayName = "[^"]*";$/gm, '')
+        .replace(/\b(React\d*)\.(createContext|forwardRef|memo)\(/g, '/* @__PURE__ */ $1.$2(');
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  plugins: [react(), pureReactRouter()],
+  resolve: {
+    alias: [
+      { find: '@', replacement: src('./src') },
+      // react-i18next still imports the pre-React-18 shim; React 19 has the hook built in.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: src('./src/app/shims/use-sync-external-store.ts') },
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
+  },
+  build: {
+    target: 'es2022',
+    // Every browser the app supports preloads modules natively.
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      input: {
+        index: src('./index.html'),
+        'webview-host': src('./webview-host.html'),
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', ws: true },
+      '/healthz': 'http://127.0.0.1:8080',
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+}));
