@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+/**
+ * Screenshots of Moat for review: home and settings at 360×740 (phone) and 1280×800
+ * (desktop), in Korean and English, plus a few states (language sheet, 404, KakaoTalk
+ * fallback). Full-page PNGs go to e2e/artifacts/ (gitignored), with screenshots.json
+ * listing each file, the page's errors and any horizontal overflow. In a full-page shot
+ * the phone's fixed bottom tab bar appears where the first screen ends (at 740 px), over
+ * the content: that is how full-page capture works, not a layout bug.
+ *
+ *   node screenshots.mjs                 # starts its own server
+ *   MOAT_E2E_URL=http://127.0.0.1:8080 node screenshots.mjs
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './support/fixtures.mjs';
+import { AppPage } from './support/pages.mjs';
+
+export const ARTIFACTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+export const VIEWPORTS = {
+  phone: { width: 360, height: 740 },
+  desktop: { width: 1280, height: 800 },
+};
+
+const KAKAOTALK_UA = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36;KAKAOTALK 2410200';
+
+/** Every screenshot: name → how to get there. */
+function shots() {
+  const list = [];
+  for (const locale of ['ko', 'en']) {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      list.push({ name: `home-${size}-${locale}`, path: '/', locale, viewport });
+      list.push({ name: `settings-${size}-${locale}`, path: '/settings', locale, viewport });
+    }
+  }
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    list.push({ name: `language-sheet-${size}-ko`, path: '/settings?language=routeModalTrue', locale: 'ko', viewport, fullPage: false });
+  }
+  list.push({ name: 'not-found-phone-ko', path: '/no-such-page', locale: 'ko', viewport: VIEWPORTS.phone });
+  list.push({ name: 'kakao-fallback-phone', path: '/', locale: 'ko', viewport: VIEWPORTS.phone, userAgent: KAKAOTALK_UA });
+  return list;
+}
+
+/**
+ * Takes every screenshot with `env` (from `launch()`); returns one record per file.
+ * @returns {Promise<{ name: string, file: string, errors: object[], overflowX: number }[]>}
+ */
+export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
+  await mkdir(outDir, { recursive: true });
+  const results = [];
+  // One tab per viewport (and user agent), reused: shots differ by URL and stored language.
+  const tabs = new Map();
+  const tabFor = async (shot) => {
+    const key = `${shot.viewport.width}x${shot.viewport.height} ${shot.userAgent ?? ''}`;
+    if (!tabs.has(key)) {
+      tabs.set(
+        key,
+        await env.newPage({
+          viewport: shot.viewport,
+          deviceScaleFactor: 1,
+          ...(shot.userAgent ? { userAgent: shot.userAgent, isMobile: true, hasTouch: true } : {}),
+        }),
+      );
+    }
+    return tabs.get(key);
+  };
+
+  for (const shot of shots()) {
+    const { page, errors } = await tabFor(shot);
+    const errorsBefore = errors.length;
+    if (shot.userAgent) {
+      await page.goto(shot.path, { waitUntil: 'commit' });
+      await page.getByTestId('kakao-fallback').waitFor();
+    } else {
+      // A blank document of the origin, to set the language before the page loads.
+      if (!page.url().startsWith(env.server.url)) {
+        await page.route('**/__e2e_blank', (route) =>
+          route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,">' }),
+        );
+        await page.goto('/__e2e_blank');
+      }
+      await page.evaluate((l) => localStorage.setItem('MOAT_LOCALE', l), shot.locale);
+      const app = new AppPage(page);
+      await app.goto(shot.path);
+      if (shot.path.startsWith('/settings')) await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+      if (shot.path.includes('language=')) await app.languageDialog.waitFor();
+      else await app.languageDialog.waitFor({ state: 'detached' });
+    }
+    await page.evaluate(() => document.fonts.ready);
+    const overflowX = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const file = path.join(outDir, `${shot.name}.png`);
+    await page.screenshot({ path: file, fullPage: shot.fullPage ?? true, animations: 'disabled', caret: 'hide' });
+    results.push({ name: shot.name, file, errors: errors.slice(errorsBefore), overflowX });
+  }
+  await Promise.all([...tabs.values()].map(({ context }) => context.close()));
+  await writeFile(path.join(outDir, 'screenshots.json'), `${JSON.stringify(results, null, 2)}\n`);
+  return results;
+}
+
+// Run as a script.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const given = process.env.MOAT_E2E_URL;
+  const env = await launch(given ? { server: { url: given.replace(/\/$/, ''), stop: async () => {} } } : {});
+  try {
+    const results = await takeScreenshots(env);
+    for (const r of results) {
+      const notes = [r.errors.length ? `${r.errors.length} error(s)` : '', r.overflowX > 0 ? `overflows by ${r.overflowX}px` : '']
+        .filter(Boolean)
+        .join(', ');
+      console.log(`${path.relative(process.cwd(), r.file)}${notes ? `  — ${notes}` : ''}`);
+    }
+  } finally {
+    await env.close();
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Page objects. `AppPage` drives the Moat web app in a tab or inside the web-view host's
+ * frame; `HostPage` drives `/webview-host.html` (the recording stand-in for the mobile app).
+ */
+import assert from 'node:assert/strict';
+import { TIMEOUT_MS, eventually } from './fixtures.mjs';
+
+/**
+ * Each route's heading. The pages have no test ids of their own (only the 404 page has
+ * one), so their root classes are used; during a client-side navigation React keeps the
+ * previous page on screen until the next one's code has loaded, so "an h1" is not enough.
+ */
+const PAGE_HEADINGS = {
+  '/': '#main .home h1',
+  '/settings': '#main .settings h1',
+};
+const NOT_FOUND_HEADING = '#main [data-testid="not-found"] h1';
+
+/** The app: a page, or the app frame inside the host page. */
+export class AppPage {
+  /**
+   * @param {import('playwright-core').Page} page the tab
+   * @param {import('playwright-core').Frame} [frame] the frame the app runs in (default: the main frame)
+   */
+  constructor(page, frame = page.mainFrame()) {
+    this.page = page;
+    this.frame = frame;
+  }
+
+  /** Opens `path` and waits until the page's heading is shown. Returns the response. */
+  async goto(path = '/', options = {}) {
+    const response = await this.page.goto(path, options);
+    await this.ready();
+    return response;
+  }
+
+  /** The shell is rendered and the current route's page (its h1) is shown. */
+  async ready() {
+    await this.frame.locator(PAGE_HEADINGS[this.url().pathname] ?? NOT_FOUND_HEADING).waitFor();
+  }
+
+  get shell() {
+    return this.frame.locator('.shell');
+  }
+  get heading() {
+    return this.frame.locator('#main h1').first();
+  }
+  get navigation() {
+    return this.frame.getByTestId('app-nav');
+  }
+  /** `name`: `home` or `settings`. */
+  navLink(name) {
+    return this.frame.getByTestId(`nav-${name}`);
+  }
+  /** Clicks a navigation link and waits for its page. */
+  async nav(name, path = name === 'home' ? '/' : `/${name}`) {
+    await this.navLink(name).click();
+    await this.waitForPath(path);
+    await this.ready();
+  }
+
+  get languageButton() {
+    return this.frame.getByTestId('open-language');
+  }
+  get languageDialog() {
+    return this.frame.getByTestId('modal-language');
+  }
+  /** Clicks the header's language button and waits for the dialog. */
+  async openLanguage() {
+    await this.languageButton.click();
+    await this.languageDialog.waitFor();
+  }
+  /** Picks a language in the open dialog, as a tap would. */
+  async chooseLanguage(locale) {
+    // The radio itself is visually hidden; people tap its label.
+    await this.languageDialog.locator('label', { has: this.frame.getByTestId(`language-option-${locale}`) }).click();
+  }
+  get dialogCloseButton() {
+    return this.languageDialog.locator('.modal__header button');
+  }
+
+  get toastArea() {
+    return this.frame.getByTestId('toast-area');
+  }
+  get toasts() {
+    return this.frame.getByTestId('toast');
+  }
+  get offlineBanner() {
+    return this.frame.getByTestId('offline-banner');
+  }
+
+  /** The frame's current URL. */
+  url() {
+    return new URL(this.frame.url());
+  }
+  async waitForPath(pathname) {
+    await eventually(() => assert.equal(this.url().pathname, pathname));
+  }
+  historyLength() {
+    return this.frame.evaluate(() => window.history.length);
+  }
+  htmlLang() {
+    return this.frame.evaluate(() => document.documentElement.lang);
+  }
+  storage(key) {
+    return this.frame.evaluate((k) => window.localStorage.getItem(k), key);
+  }
+  scrollY() {
+    return this.frame.evaluate(() => Math.round(window.scrollY));
+  }
+  /** Scrolls the window to `y` and waits for the `scroll` event to have been handled. */
+  async scrollTo(y) {
+    // The page's stylesheet may still be arriving: wait until the page is long enough.
+    await eventually(async () => {
+      const room = await this.frame.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      assert.ok(room >= y, `the page can scroll ${room} px, not ${y}`);
+    });
+    const reached = await this.frame.evaluate(
+      (target) =>
+        new Promise((resolve) => {
+          window.addEventListener('scroll', () => resolve(Math.round(window.scrollY)), { once: true });
+          window.scrollTo(0, target);
+        }),
+      y,
+    );
+    assert.equal(reached, y, `the page is too short to scroll to ${y}`);
+  }
+}
+
+/** `/webview-host.html`: the app framed with a recording `window.ReactNativeWebView`. */
+export class HostPage {
+  constructor(page) {
+    this.page = page;
+    /** @type {AppPage | undefined} */
+    this.app = undefined;
+  }
+
+  /** Opens the host with the app at `path` in its frame; waits for the framed app. */
+  async goto(path = '/') {
+    await this.page.goto(`/webview-host.html?path=${encodeURIComponent(path)}`);
+    const handle = await this.page.getByTestId('host-frame').elementHandle({ timeout: TIMEOUT_MS });
+    const frame = await handle.contentFrame();
+    assert.ok(frame, 'the host page has no app frame');
+    this.app = new AppPage(this.page, frame);
+    await this.app.ready();
+    return this.app;
+  }
+
+  /** Every web → app message the host received: `{type, payload, raw}`. */
+  messages() {
+    return this.page.evaluate(() =>
+      window.__MOAT_WEBVIEW_HOST__.messages.map(({ type, payload, raw }) => ({ type, payload, raw })),
+    );
+  }
+  /** Waits until at least `count` messages arrived; returns them all. */
+  async waitForMessages(count) {
+    await this.page.waitForFunction((n) => window.__MOAT_WEBVIEW_HOST__.messages.length >= n, count);
+    return this.messages();
+  }
+  /** Posts an app → web message into the frame (as the mobile app would). */
+  send(data) {
+    return this.page.evaluate((d) => window.__MOAT_WEBVIEW_HOST__.send(d), data);
+  }
+  clear() {
+    return this.page.evaluate(() => window.__MOAT_WEBVIEW_HOST__.clear());
+  }
+  get logCount() {
+    return this.page.getByTestId('host-log-count');
+  }
+}
