@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (unit, integration, storage on SQLite and, when
+# MOAT_TEST_POSTGRES_URL is set, PostgreSQL), the web unit tests, and the browser
+# tests in headless Chromium against the real server.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+check_toolchains
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]]; then
+    step "installing Debian's chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+  else
+    echo "moat: the browser tests need Chromium. Install it with:" >&2
+    echo "  sudo apt-get install -y chromium fonts-noto-cjk" >&2
+    exit 1
+  fi
+fi
+if [[ -z "${MOAT_TEST_POSTGRES_URL:-}" ]]; then
+  echo "note: MOAT_TEST_POSTGRES_URL is not set; storage tests run on SQLite only."
+  echo "      (e.g. MOAT_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test)"
+fi
+
+cd "$ROOT"
+step "cargo fmt --check"
+cargo fmt --all --check
+step "cargo clippy"
+cargo clippy --locked --all-targets -- -D warnings
+step "Rust tests"
+cargo test --locked --workspace
+
+build_web
+step "web unit tests"
+(cd web && npx vitest run)
+
+step "browser tests (headless Chromium)"
+cargo build --locked -p moat
+npm_install "$ROOT/e2e"
+(cd e2e && MOAT_BIN="$TARGET_DIR/debug/moat" MOAT_WEB_DIR="$ROOT/web/dist" npm test --silent)
+step "all tests passed"
