@@ -87,13 +87,24 @@ describe('server', () => {
     }
   });
 
-  // Known difference, left for the owners to settle: the server's 404 card uses the site
-  // description, the app's 404 page its own ("요청한 페이지가 없습니다.").
-  test('the 404 page\'s tags match too', { todo: 'server NOT_FOUND description differs from the app\'s meta.notFound.description' }, async () => {
+  test('the 404 page\'s tags match too', async () => {
     for (const locale of ['ko', 'en']) {
       const { server, client } = await serverAndAppTags('/no-such-page', locale);
       assert.equal(client.title, server.title);
       assert.deepEqual(client, server, `${locale} /no-such-page`);
+    }
+  });
+
+  test('icons that browsers and home screens ask for by fixed name are served', async () => {
+    for (const [path, type] of [
+      ['/favicon.ico', /^image\/(x-icon|vnd\.microsoft\.icon)/],
+      ['/favicon.svg', /^image\/svg\+xml/],
+      ['/apple-touch-icon.png', /^image\/png/],
+    ]) {
+      const response = await fetch(`${env.server.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', type, path);
+      assert.ok((await response.arrayBuffer()).byteLength > 100, path);
     }
   });
 

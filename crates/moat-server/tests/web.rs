@@ -151,6 +151,72 @@ async fn assets_and_pages_are_compressed_with_brotli_or_gzip() {
 }
 
 #[tokio::test]
+async fn the_builds_precompressed_copy_is_sent_with_its_own_etag() {
+    let app = TestApp::spawn().await;
+    // The web build writes `x.js.br` beside `x.js`; the server must send those bytes.
+    std::fs::write(
+        app.web_dir().join("assets/index-abc123.js.br"),
+        b"precompressed-by-the-build",
+    )
+    .unwrap();
+    let get = |accept: &'static str, inm: Option<String>| {
+        let mut req = app
+            .raw_client
+            .get(app.url("/assets/index-abc123.js"))
+            .header("accept-encoding", accept);
+        if let Some(tag) = inm {
+            req = req.header("if-none-match", tag);
+        }
+        req.send()
+    };
+    let br = get("br", None).await.unwrap();
+    assert_eq!(br.headers()["content-encoding"], "br");
+    let br_tag = br.headers()["etag"].to_str().unwrap().to_owned();
+    assert!(br_tag.ends_with("-br\""), "{br_tag}");
+    assert_eq!(
+        &br.bytes().await.unwrap()[..],
+        b"precompressed-by-the-build"
+    );
+
+    let plain = get("identity", None).await.unwrap();
+    let plain_tag = plain.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(plain_tag, br_tag, "each representation has its own ETag");
+    assert_eq!(get("br", Some(br_tag)).await.unwrap().status(), 304);
+    assert_eq!(
+        get("br", Some(plain_tag)).await.unwrap().status(),
+        200,
+        "the identity ETag does not validate the brotli copy"
+    );
+}
+
+#[tokio::test]
+async fn a_file_edited_on_disk_is_never_answered_with_a_stale_compressed_copy() {
+    use std::io::Read;
+    let app = TestApp::spawn().await;
+    let path = app.web_dir().join("robots.txt");
+    let gunzip = |bytes: &[u8]| {
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_string(&mut out)
+            .unwrap();
+        out
+    };
+    for version in ["one", "two"] {
+        let body = format!("User-agent: *\n# version {version}\n").repeat(40);
+        std::fs::write(&path, &body).unwrap();
+        let r = app
+            .raw_client
+            .get(app.url("/robots.txt"))
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.headers()["content-encoding"], "gzip");
+        assert_eq!(gunzip(&r.bytes().await.unwrap()), body);
+    }
+}
+
+#[tokio::test]
 async fn the_webview_host_page_is_served_only_when_enabled() {
     let on = TestApp::spawn().await;
     assert_eq!(on.get("/webview-host.html").await.status(), 200);

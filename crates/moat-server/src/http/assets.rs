@@ -1,7 +1,8 @@
 //! The web app, embedded into the binary (`web/dist` at build time; read from disk in
 //! debug builds). Hashed files under `/assets/` are cached forever; HTML never.
-//! Compressed variants (brotli, gzip) are made once per file on first request and
-//! kept in memory, so the hot path only copies bytes.
+//! The web build writes brotli and gzip copies beside every text file (`x.js.br`,
+//! `x.js.gz`), so a request only copies bytes; a file without such a copy is
+//! compressed once, off the async workers, and the result kept in memory.
 
 use std::{
     collections::HashMap,
@@ -28,6 +29,8 @@ struct WebDist;
 
 /// Hashed, content-addressed files: safe to cache for a year.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Smaller files are sent as they are (the web build uses the same threshold).
+const COMPRESS_MIN_BYTES: usize = 256;
 /// Other static files (favicon, preview image).
 const SHORT: &str = "public, max-age=3600";
 /// HTML: always revalidate, so a deploy is picked up at once.
@@ -40,6 +43,14 @@ enum Encoding {
 }
 
 impl Encoding {
+    /// The suffix of the build's precompressed copy, also used to tell ETags apart.
+    fn suffix(self) -> &'static str {
+        match self {
+            Encoding::Br => "br",
+            Encoding::Gzip => "gz",
+        }
+    }
+
     fn header(self) -> HeaderValue {
         HeaderValue::from_static(match self {
             Encoding::Br => "br",
@@ -59,7 +70,7 @@ pub struct Assets {
     dir: Option<PathBuf>,
     index_template: Option<String>,
     webview_host: bool,
-    compressed: Mutex<HashMap<(String, Encoding), Bytes>>,
+    compressed: Mutex<HashMap<(String, Encoding), Bytes>>, // (etag, encoding)
 }
 
 impl Assets {
@@ -116,8 +127,15 @@ impl Assets {
         self.index_template.is_some()
     }
 
-    fn compressed(&self, path: &str, encoding: Encoding, data: &[u8]) -> Bytes {
-        let key = (path.to_owned(), encoding);
+    /// The `encoding` copy of `file`: the build's precompressed sibling when it has
+    /// one, else compressed here once (keyed by content, so an edited file on disk is
+    /// never answered with a stale copy).
+    fn compressed(&self, path: &str, file: &File, encoding: Encoding) -> Bytes {
+        if let Some(copy) = self.get(&format!("{path}.{}", encoding.suffix())) {
+            return copy.data;
+        }
+        let data = &file.data;
+        let key = (file.etag.clone(), encoding);
         if let Some(hit) = self.compressed.lock().expect("asset cache lock").get(&key) {
             return hit.clone();
         }
@@ -261,7 +279,7 @@ async fn serve_file(
     headers: &HeaderMap,
     head: bool,
 ) -> Response {
-    let etag = file.etag;
+    let etag = file.etag.clone();
     let mime = mime_guess::from_path(path)
         .first_or_octet_stream()
         .essence_str()
@@ -285,12 +303,19 @@ async fn serve_file(
             .unwrap_or(HeaderValue::from_static("application/octet-stream")),
     );
     response_headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    response_headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+
+    let encoding = accepted_encoding(headers)
+        .filter(|_| is_compressible(&mime) && file.data.len() >= COMPRESS_MIN_BYTES);
+    // Each representation has its own strong ETag (`"…-br"`), as RFC 9110 asks.
+    let etag = match encoding {
+        Some(enc) => format!("{}-{}\"", etag.trim_end_matches('"'), enc.suffix()),
+        None => etag,
+    };
     response_headers.insert(
         header::ETAG,
         HeaderValue::from_str(&etag).expect("hex etag"),
     );
-    response_headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-
     let not_modified = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
@@ -299,14 +324,11 @@ async fn serve_file(
         return (StatusCode::NOT_MODIFIED, response_headers).into_response();
     }
 
-    let encoding =
-        accepted_encoding(headers).filter(|_| is_compressible(&mime) && file.data.len() > 256);
     let body = match encoding {
         Some(enc) => {
             let assets: Arc<Assets> = state.assets.clone();
             let key = path.to_owned();
-            let data = file.data.clone();
-            let bytes = tokio::task::spawn_blocking(move || assets.compressed(&key, enc, &data))
+            let bytes = tokio::task::spawn_blocking(move || assets.compressed(&key, &file, enc))
                 .await
                 .unwrap_or_else(|_| Bytes::new());
             response_headers.insert(header::CONTENT_ENCODING, enc.header());

@@ -90,6 +90,11 @@ impl TestApp {
         }
     }
 
+    /// The web build this app serves (tests may add or edit files in it).
+    pub fn web_dir(&self) -> &Path {
+        self._web.path()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
