@@ -19,7 +19,7 @@ export function KakaoFallback({ url = window.location.href, onRetry = () => open
       <div className="kakao-fallback__card">
         <LogoMark size={48} />
         <h1 className="kakao-fallback__title">
-          외부 브라우저에서 열어 주세요
+          외부 브라우저에서 열어 주세요{' '}
           <span lang="en" className="kakao-fallback__title-en">
             Please open Moat in your browser
           </span>
@@ -32,7 +32,10 @@ export function KakaoFallback({ url = window.location.href, onRetry = () => open
           {url}
         </p>
         <button type="button" className="button button--primary kakao-fallback__button" onClick={onRetry}>
-          외부 브라우저로 열기 / Open in browser
+          외부 브라우저로 열기{' '}
+          <span lang="en" className="kakao-fallback__button-en">
+            / Open in browser
+          </span>
         </button>
       </div>
     </main>

@@ -35,8 +35,8 @@ export const settingsEn = {
     actions: {
       HAPTIC_FEEDBACK: 'Haptic feedback',
       SHARE_IMAGE: 'Share a card image',
-      LOADING: 'Show loading (1 s)',
-      DIMMER_ON: 'Dim the screen (1 s)',
+      LOADING: 'Show loading (1\u00a0s)',
+      DIMMER_ON: 'Dim the screen (1\u00a0s)',
       DIMMER_OFF: 'Undim',
       NAVIGATE: 'Go home',
       GO_BACK: 'Go back',
