@@ -20,7 +20,11 @@ export function moatBinary() {
   return path.join(targetDir, 'debug', 'moat');
 }
 
-/** The built web app served by the server (`MOAT_E2E_WEB_DIR` overrides). */
+/**
+ * The built web app. By default the server serves the app built into the binary (a
+ * debug build reads `web/dist` at run time, a release build has it embedded), which is
+ * the path users take; `MOAT_E2E_WEB_DIR` serves another build with `MOAT_WEB_DIR`.
+ */
 export function webDist() {
   return process.env.MOAT_E2E_WEB_DIR || path.join(REPO_ROOT, 'web', 'dist');
 }
@@ -53,7 +57,7 @@ export async function startServer({ env = {}, warm = true } = {}) {
       MOAT_HOST: '127.0.0.1',
       MOAT_PORT: '0',
       MOAT_DATA_DIR: dataDir,
-      MOAT_WEB_DIR: web,
+      ...(process.env.MOAT_E2E_WEB_DIR ? { MOAT_WEB_DIR: web } : {}),
       MOAT_WEBVIEW_HOST: 'true',
       MOAT_LOG_LEVEL: 'warn',
       ...env,

@@ -23,7 +23,7 @@ use super::pages;
 use crate::{config::Config, AppState};
 
 #[derive(RustEmbed)]
-#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
+#[folder = "../../web/dist"]
 #[allow_missing = true]
 struct WebDist;
 
@@ -378,6 +378,21 @@ mod tests {
         );
         assert_eq!(accepted_encoding(&accept("identity")), None);
         assert_eq!(accepted_encoding(&HeaderMap::new()), None);
+    }
+
+    /// The app built into the binary is found (a wrong `#[folder]` would embed nothing
+    /// and, with `allow_missing`, fail silently). Needs a web build, as the test script
+    /// makes before the browser tests.
+    #[test]
+    fn the_built_in_web_app_is_found_when_web_dist_exists() {
+        let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/dist");
+        if !dist.join("index.html").exists() {
+            eprintln!("web/dist not built: skipped");
+            return;
+        }
+        let assets = Assets::load(&Config::default());
+        assert!(assets.has_web_app());
+        assert!(assets.get("favicon.svg").is_some());
     }
 
     #[test]

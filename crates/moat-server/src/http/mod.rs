@@ -77,6 +77,11 @@ pub fn router(state: AppState) -> Router {
     with_layers(Router::new().merge(api).fallback(assets::serve), state)
 }
 
+/// Compression level for responses made per request (pages, API JSON). The codecs'
+/// default is their best (brotli 11), which costs more CPU than it saves bytes on
+/// small dynamic bodies; static files are compressed at the best level at build time.
+const DYNAMIC_COMPRESSION: tower_http::CompressionLevel = tower_http::CompressionLevel::Precise(5);
+
 /// The layers every request passes through, outermost last.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     let body_limit = state.config.body_limit_bytes;
@@ -89,7 +94,7 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
             axum::http::StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().quality(DYNAMIC_COMPRESSION))
         .layer(security::headers_layer(&state.config))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
