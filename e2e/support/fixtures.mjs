@@ -62,7 +62,7 @@ function recordCspViolations() {
  * @param {{ serverEnv?: Record<string,string>, server?: object }} [options]
  */
 export async function launch({ serverEnv, server: givenServer } = {}) {
-  // The server (with its asset warm-up) and the browser start side by side.
+  // The server and the browser start side by side.
   const [serverResult, browserResult] = await Promise.allSettled([
     givenServer ? Promise.resolve(givenServer) : startServer({ env: serverEnv }),
     launchBrowser(),

@@ -36,7 +36,12 @@ export class AppPage {
 
   /** The shell is rendered and the current route's page (its h1) is shown. */
   async ready() {
-    await this.frame.locator(PAGE_HEADINGS[this.url().pathname] ?? NOT_FOUND_HEADING).waitFor();
+    // A just-created frame is still at `about:blank` (or has no URL yet) for a moment.
+    const { pathname } = await eventually(() => {
+      const url = URL.parse(this.frame.url());
+      return url?.protocol.startsWith('http') ? url : false;
+    });
+    await this.frame.locator(PAGE_HEADINGS[pathname] ?? NOT_FOUND_HEADING).waitFor();
   }
 
   get shell() {

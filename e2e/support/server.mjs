@@ -4,7 +4,7 @@
  * `/readyz`. `stop()` sends SIGTERM, waits for the exit and removes the data directory.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,11 +33,11 @@ const STARTUP_TIMEOUT_MS = 20_000;
 const RUNNING_LINE = /Moat is running at (http:\/\/\S+)/;
 
 /**
- * @param {{ env?: Record<string, string>, warm?: boolean }} [options] extra `MOAT_…` settings;
- *   `warm` (default true) fetches every built asset once, see `warmAssets`
+ * @param {{ env?: Record<string, string>, args?: string[] }} [options] extra `MOAT_…` settings
+ *   and command-line arguments
  * @returns {Promise<{ url: string, dataDir: string, output: () => string, stop: () => Promise<void> }>}
  */
-export async function startServer({ env = {}, warm = true } = {}) {
+export async function startServer({ env = {}, args = [] } = {}) {
   const bin = moatBinary();
   const web = webDist();
   if (!existsSync(bin)) {
@@ -48,7 +48,7 @@ export async function startServer({ env = {}, warm = true } = {}) {
   }
 
   const dataDir = await mkdtemp(path.join(tmpdir(), 'moat-e2e-'));
-  const child = spawn(bin, [], {
+  const child = spawn(bin, args, {
     // The data dir is also the working directory, so no stray moat.toml is read.
     cwd: dataDir,
     env: {
@@ -109,7 +109,6 @@ export async function startServer({ env = {}, warm = true } = {}) {
       });
     });
     await waitForReady(url);
-    if (warm) await warmAssets(url, web);
     return { url, dataDir, output: () => output, stop };
   } catch (error) {
     await stop();
@@ -131,21 +130,4 @@ async function waitForReady(url) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${url}/readyz did not answer 200 (${last})`);
-}
-
-/**
- * The server compresses each asset on its first request and keeps the result. A debug
- * build takes about 3 s of CPU for brotli level 11 over the bundle, which every fresh browser
- * context would otherwise wait for; fetching every asset once (as Chromium asks: br) makes
- * page loads in the tests take what they take in production.
- */
-async function warmAssets(url, web) {
-  const dir = path.join(web, 'assets');
-  if (!existsSync(dir)) return;
-  await Promise.all(
-    readdirSync(dir).map(async (file) => {
-      const response = await fetch(`${url}/assets/${file}`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
-      await response.arrayBuffer();
-    }),
-  );
 }
