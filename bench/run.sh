@@ -40,6 +40,11 @@ curl -sf "http://127.0.0.1:$PORT/" >/dev/null; curl -sf "http://127.0.0.1:$PORT/
 sleep 2
 echo "idle resident memory: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024}' /proc/$PID/status) (target ≤ 40 MB)"
 
+# A member for the authenticated runs.
+TOKEN=$(curl -sf -H 'content-type: application/json' \
+  -d '{"email":"bench@moat.example","password":"correct horse battery","nickname":"bench"}' \
+  "http://127.0.0.1:$PORT/api/auth/signup" | sed -E 's/.*"token":"([^"]+)".*/\1/')
+
 if command -v wrk >/dev/null; then
   step "throughput: wrk, 2 threads, 64 connections, 10 s each, same run"
   for path in /healthz / ; do
@@ -48,10 +53,16 @@ if command -v wrk >/dev/null; then
     eval "rps_$( [[ $path == / ]] && echo index || echo health )=$rps"
   done
   awk -v a="$rps_index" -v b="$rps_health" 'BEGIN {printf "index.html / healthz ratio: %.2f\n", a/b}'
+  rps_me=$(wrk -t2 -c64 -d10s -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/api/me" | awk '/Requests\/sec/ {print $2}')
+  echo "GET /api/me (authenticated): $rps_me req/s"
+  awk -v a="$rps_me" -v b="$rps_health" 'BEGIN {printf "authenticated /api/me / healthz ratio: %.2f\n", a/b}'
 else
   echo "wrk not installed: skipping throughput (apt-get install -y wrk)"
 fi
 echo "idle resident memory after load: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024}' /proc/$PID/status)"
+
+step "auth: token verification and log-in latency (medians)"
+cargo bench --locked -p moat-server --bench auth 2>/dev/null | grep -E 'µs|ms'
 
 step "web: first-route size, LCP and CLS"
 node bench/web.mjs "http://127.0.0.1:$PORT" 7

@@ -14,6 +14,7 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub storage: Arc<dyn Storage>,
     pub assets: Arc<http::assets::Assets>,
+    pub auth: Arc<crate::auth::Auth>,
     pub started_at: Instant,
 }
 
@@ -50,12 +51,22 @@ impl Application {
             .insert_setting_if_absent("install.id", &uuid::Uuid::new_v4().to_string())
             .await
             .context("cannot record the install id")?;
+        if config.auth.token_key.is_empty() && storage.backend() == moat_storage::Backend::Postgres
+        {
+            tracing::warn!(
+                "auth.token_key is not set: tokens are signed with a key made in data_dir; \
+                 instances sharing this PostgreSQL database must share one key (MOAT_AUTH_TOKEN_KEY)"
+            );
+        }
+        let auth = crate::auth::Auth::new(&config.auth, &config.data_dir)
+            .context("cannot set up accounts")?;
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         let state = AppState {
             assets: Arc::new(http::assets::Assets::load(&config)),
+            auth: Arc::new(auth),
             config: Arc::new(config),
             storage,
             started_at: Instant::now(),

@@ -44,6 +44,71 @@ pub struct Config {
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
+    /// Accounts and sign-in (`[auth]`, `[[auth.oidc]]`).
+    #[serde(default)]
+    pub auth: AuthConfig,
+}
+
+/// `[auth]`: tokens, limits and the OpenID Connect providers (docs/accounts.md).
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Base64 of at least 32 random bytes signing the tokens. Empty: a key is made on
+    /// first start in `<data_dir>/token-key`. Required (the same value everywhere)
+    /// when several instances share one PostgreSQL database.
+    pub token_key: String,
+    /// How long a token is valid, in days.
+    pub token_lifetime_days: u32,
+    /// Tests only: a lifetime in seconds that replaces `token_lifetime_days` when
+    /// non-zero.
+    pub token_lifetime_secs: u64,
+    /// Sign-ups allowed per client IP per hour.
+    pub signups_per_ip_per_hour: u32,
+    /// Social log-in providers.
+    pub oidc: Vec<OidcProviderConfig>,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            token_key: String::new(),
+            token_lifetime_days: 30,
+            token_lifetime_secs: 0,
+            signups_per_ip_per_hour: 10,
+            oidc: Vec::new(),
+        }
+    }
+}
+
+/// One `[[auth.oidc]]` provider. A `preset` fills `issuer` and `scopes`.
+#[derive(Clone, Serialize, Deserialize, PartialEq, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct OidcProviderConfig {
+    /// Short id used in URLs (`/api/auth/oidc/{id}/start`): a-z, 0-9, `-`, `_`.
+    pub id: String,
+    /// The name shown on the log-in button.
+    pub name: String,
+    /// The issuer URL (discovery is read from `<issuer>/.well-known/openid-configuration`).
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: String,
+    /// Scopes besides `openid`. Empty: the preset's, or `email profile`.
+    pub scopes: Vec<String>,
+    /// `kakao`, `naver`, `google`, `apple` or empty.
+    pub preset: String,
+}
+
+impl fmt::Debug for AuthConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthConfig")
+            .field(
+                "token_key",
+                &if self.token_key.is_empty() { "" } else { "***" },
+            )
+            .field("token_lifetime_days", &self.token_lifetime_days)
+            .field("oidc", &self.oidc.iter().map(|p| &p.id).collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -69,6 +134,7 @@ impl Default for Config {
             webview_host: cfg!(debug_assertions),
             shutdown_grace_secs: 10,
             delayed_scripts: Vec::new(),
+            auth: AuthConfig::default(),
         }
     }
 }
@@ -89,6 +155,13 @@ const ENV_KEYS: &[&str] = &[
     "webview_host",
     "shutdown_grace_secs",
     "delayed_scripts",
+];
+
+/// `[auth]` keys read from `MOAT_AUTH_…` (e.g. `MOAT_AUTH_TOKEN_KEY`).
+const AUTH_ENV_KEYS: &[&str] = &[
+    "token_key",
+    "token_lifetime_days",
+    "signups_per_ip_per_hour",
 ];
 
 /// Values given on the command line; `None` leaves the lower layers in charge.
@@ -134,6 +207,11 @@ impl Config {
         }
         figment = figment
             .merge(Env::prefixed("MOAT_").only(ENV_KEYS))
+            .merge(
+                Env::prefixed("MOAT_AUTH_")
+                    .only(AUTH_ENV_KEYS)
+                    .map(|k| format!("auth.{k}").into()),
+            )
             .merge(Serialized::defaults(overrides));
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
@@ -169,6 +247,72 @@ impl Config {
             if !(url.starts_with("https://") || url.starts_with('/')) {
                 return Err(ConfigError(format!(
                     "invalid value in `delayed_scripts`: {url:?} must be https://… or a /path"
+                )));
+            }
+        }
+        self.validate_auth()
+    }
+
+    fn validate_auth(&self) -> Result<(), ConfigError> {
+        let auth = &self.auth;
+        if !auth.token_key.is_empty() {
+            use base64::Engine;
+            let ok = base64::engine::general_purpose::STANDARD
+                .decode(auth.token_key.trim())
+                .is_ok_and(|k| k.len() >= 32);
+            if !ok {
+                return Err(ConfigError(
+                    "invalid value for `auth.token_key`: base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)".into(),
+                ));
+            }
+        }
+        if auth.token_lifetime_days == 0 || auth.token_lifetime_days > 3650 {
+            return Err(ConfigError(
+                "invalid value for `auth.token_lifetime_days`: 1 to 3650".into(),
+            ));
+        }
+        let mut ids = std::collections::HashSet::new();
+        for p in &auth.oidc {
+            let valid_id = !p.id.is_empty()
+                && p.id.len() <= 32
+                && p.id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+            if !valid_id {
+                return Err(ConfigError(format!(
+                    "invalid value for `auth.oidc.id`: {:?} must be 1 to 32 of a-z, 0-9, - and _",
+                    p.id
+                )));
+            }
+            if !ids.insert(p.id.clone()) {
+                return Err(ConfigError(format!(
+                    "invalid value for `auth.oidc.id`: {:?} is used twice",
+                    p.id
+                )));
+            }
+            if !["", "kakao", "naver", "google", "apple"].contains(&p.preset.as_str()) {
+                return Err(ConfigError(format!(
+                    "invalid value for `auth.oidc.preset` of {:?}: kakao, naver, google, apple or empty",
+                    p.id
+                )));
+            }
+            if p.issuer.is_empty() && p.preset.is_empty() {
+                return Err(ConfigError(format!(
+                    "`auth.oidc` {:?} needs an `issuer` or a `preset`",
+                    p.id
+                )));
+            }
+            let http_url = p.issuer.starts_with("https://") || p.issuer.starts_with("http://");
+            if !(p.issuer.is_empty() || http_url) {
+                return Err(ConfigError(format!(
+                    "invalid value for `auth.oidc.issuer` of {:?}: must be an http(s) URL",
+                    p.id
+                )));
+            }
+            if p.client_id.is_empty() {
+                return Err(ConfigError(format!(
+                    "`auth.oidc` {:?} needs a `client_id`",
+                    p.id
                 )));
             }
         }
@@ -228,6 +372,29 @@ shutdown_grace_secs = {grace}
 
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
+
+[auth]
+# Base64 of at least 32 random bytes signing the log-in tokens (openssl rand -base64 32).
+# Empty: a key is made on first start in <data_dir>/token-key (mode 0600). Set the same
+# value on every instance when several share one PostgreSQL database.
+# Also MOAT_AUTH_TOKEN_KEY.
+token_key = ""
+# Days a log-in token stays valid; past half of it, requests get a fresh one.
+token_lifetime_days = {lifetime}
+# Tests only: a lifetime in seconds replacing token_lifetime_days when not 0.
+token_lifetime_secs = 0
+# Sign-ups allowed per client IP per hour.
+signups_per_ip_per_hour = {signups}
+
+# Social log-in over OpenID Connect, one block per provider. A preset (kakao, naver,
+# google, apple) fills issuer and scopes. The redirect URI to register with the
+# provider is <public_url>/api/auth/oidc/<id>/callback.
+# [[auth.oidc]]
+# id = "google"
+# name = "Google"
+# preset = "google"
+# client_id = "…"
+# client_secret = "…"
 "#,
             host = d.host,
             port = d.port,
@@ -237,6 +404,8 @@ delayed_scripts = []
             limit = d.body_limit_bytes,
             webview = d.webview_host,
             grace = d.shutdown_grace_secs,
+            lifetime = d.auth.token_lifetime_days,
+            signups = d.auth.signups_per_ip_per_hour,
         )
     }
 }
@@ -277,6 +446,7 @@ impl fmt::Debug for Config {
             .field("log_format", &self.log_format)
             .field("body_limit_bytes", &self.body_limit_bytes)
             .field("webview_host", &self.webview_host)
+            .field("auth", &self.auth)
             .finish_non_exhaustive()
     }
 }
@@ -347,6 +517,43 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("`database_url`"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn auth_settings_come_from_the_file_and_moat_auth_env() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "moat.toml",
+                "[auth]\ntoken_lifetime_days = 7\n[[auth.oidc]]\nid = \"google\"\npreset = \"google\"\nclient_id = \"c\"\n",
+            )?;
+            let key = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=";
+            jail.set_env("MOAT_AUTH_TOKEN_KEY", key);
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.auth.token_lifetime_days, 7);
+            assert_eq!(c.auth.token_key, key);
+            assert_eq!(c.auth.oidc[0].preset, "google");
+            assert!(!format!("{c:?}").contains(key), "the key is not logged");
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.set_env("MOAT_AUTH_TOKEN_KEY", "c2hvcnQ=");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("auth.token_key"), "{err}");
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "moat.toml",
+                "[[auth.oidc]]\nid = \"Bad Id\"\nissuer = \"https://x\"\nclient_id = \"c\"\n",
+            )?;
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("auth.oidc.id"), "{err}");
             Ok(())
         });
     }

@@ -2,6 +2,7 @@
 //! embedded web app) and its start-up and shutdown. `main.rs` only calls [`cli::main`].
 
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod http;

@@ -2,6 +2,7 @@
 //! default) and a PostgreSQL one, selected by the database URL. Domain code talks to
 //! the trait only; each backend owns its SQL and its migrations.
 
+pub mod accounts;
 mod postgres;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -11,6 +12,10 @@ use std::{sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 
+pub use accounts::{
+    AccountStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
+    Ticket, TicketKind, User,
+};
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
 
@@ -51,6 +56,9 @@ pub enum StorageError {
     UnsupportedUrl,
     #[error("invalid value: {0}")]
     Invalid(&'static str),
+    /// A unique value is taken; names the field (`email`, `nickname`, `identity`).
+    #[error("{0} is taken")]
+    Conflict(&'static str),
     #[error("database error")]
     Database(#[from] sqlx::Error),
     #[error("migration failed")]
@@ -92,9 +100,10 @@ impl Default for ConnectOptions {
     }
 }
 
-/// Every storage operation Moat performs. Methods are named verb_noun.
+/// Every storage operation Moat performs. Methods are named verb_noun; each area's
+/// operations are a sub-trait (accounts: [`AccountStorage`]).
 #[async_trait]
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: AccountStorage + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Applies every pending migration.

@@ -37,6 +37,8 @@ impl PostgresStorage {
     }
 }
 
+crate::accounts::impl_account_storage!(PostgresStorage);
+
 #[async_trait]
 impl Storage for PostgresStorage {
     fn backend(&self) -> Backend {

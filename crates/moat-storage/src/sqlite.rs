@@ -43,6 +43,8 @@ impl SqliteStorage {
     }
 }
 
+crate::accounts::impl_account_storage!(SqliteStorage);
+
 #[async_trait]
 impl Storage for SqliteStorage {
     fn backend(&self) -> Backend {

@@ -230,10 +230,15 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         )
             .into_response();
     }
-    serve_page(&state, &path, request.uri().query(), headers)
+    serve_page(&state, &path, request.uri().query(), headers).await
 }
 
-fn serve_page(state: &AppState, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
+async fn serve_page(
+    state: &AppState,
+    path: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
+) -> Response {
     let Some(template) = state.assets.index_template.as_deref() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -243,12 +248,12 @@ fn serve_page(state: &AppState, path: &str, query: Option<&str>, headers: &Heade
             .into_response();
     };
     let path = if path == "/index.html" { "/" } else { path };
-    let (page, status) = pages::resolve(path);
     let lang = pages::Lang::negotiate(query, headers);
+    let (card, status) = pages::card(state, path, lang).await;
     let origin = pages::Origin::from_request(&state.config.public_url, headers);
     let html = pages::render(
         template,
-        page,
+        &card,
         lang,
         &origin,
         path,

@@ -25,6 +25,8 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     pub fields: Option<BTreeMap<String, String>>,
+    /// Seconds for a `Retry-After` header (429).
+    pub retry_after: Option<u64>,
     source: Option<anyhow::Error>,
 }
 
@@ -49,7 +51,66 @@ impl ApiError {
             code,
             message: message.into(),
             fields: None,
+            retry_after: None,
             source: None,
+        }
+    }
+
+    /// `401 unauthenticated`: the request carries no token.
+    pub fn unauthenticated() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "Log in to continue.",
+        )
+    }
+
+    /// `401 token_invalid`: the token is malformed, forged, expired or revoked.
+    pub fn token_invalid() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "token_invalid",
+            "Your session has ended. Log in again.",
+        )
+    }
+
+    /// `403 forbidden`: the member's role does not allow this.
+    pub fn forbidden() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "You do not have permission to do this.",
+        )
+    }
+
+    /// `429 rate_limited` with `Retry-After` (whole seconds, at least 1).
+    pub fn rate_limited(wait: std::time::Duration) -> Self {
+        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        Self {
+            retry_after: Some(secs.max(1)),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("Too many attempts. Try again in {} seconds.", secs.max(1)),
+            )
+        }
+    }
+
+    /// A 422 naming one field.
+    pub fn invalid_field(field: &str, message: impl Into<String>) -> Self {
+        Self::invalid_fields(BTreeMap::from([(field.to_owned(), message.into())]))
+    }
+
+    /// A 409 for a taken unique value, naming the field.
+    pub fn taken(field: &str) -> Self {
+        let (code, message) = match field {
+            "email" => ("email_taken", "An account with this email exists already."),
+            "nickname" => ("nickname_taken", "This nickname is taken."),
+            _ => ("conflict", "This is taken already."),
+        };
+        Self {
+            fields: Some(BTreeMap::from([(field.to_owned(), message.to_owned())])),
+            ..Self::new(StatusCode::CONFLICT, code, message)
         }
     }
 
@@ -123,6 +184,7 @@ impl From<moat_storage::StorageError> for ApiError {
     fn from(e: moat_storage::StorageError) -> Self {
         match e {
             moat_storage::StorageError::NotFound => Self::not_found("Not found."),
+            moat_storage::StorageError::Conflict(field) => Self::taken(field),
             other => Self::internal(other),
         }
     }
@@ -151,6 +213,11 @@ impl IntoResponse for ApiError {
             }
         }
         let mut response = self.status.into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
         response.extensions_mut().insert(PendingError {
             code: self.code,
             message: self.message,

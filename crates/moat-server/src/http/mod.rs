@@ -29,7 +29,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
+use crate::{auth, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -37,9 +37,31 @@ use error::ApiError;
 #[openapi(
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
-    tags((name = "meta"), (name = "ops"))
+    modifiers(&BearerAuth),
+    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"))
 )]
 struct ApiDoc;
+
+/// The `bearer` security scheme: `Authorization: Bearer <token>` (docs/accounts.md).
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .bearer_format("JWT")
+                        .build(),
+                ),
+            );
+    }
+}
 
 /// Every documented route. Later areas add their `routes!(…)` lines here.
 fn api_routes() -> OpenApiRouter<AppState> {
@@ -47,6 +69,22 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
         .routes(routes!(meta::get_meta))
+        .routes(routes!(auth::routes::signup))
+        .routes(routes!(auth::routes::login))
+        .routes(routes!(auth::routes::logout))
+        .routes(routes!(
+            auth::routes::get_me,
+            auth::routes::update_me,
+            auth::routes::delete_me
+        ))
+        .routes(routes!(auth::routes::change_password))
+        .routes(routes!(auth::routes::export_me))
+        .routes(routes!(auth::routes::get_user))
+        .routes(routes!(auth::routes::set_premium))
+        .routes(routes!(auth::oidc::list_providers))
+        .routes(routes!(auth::oidc::start))
+        .routes(routes!(auth::oidc::callback, auth::oidc::callback_form))
+        .routes(routes!(auth::routes::oidc_signup))
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -72,7 +110,8 @@ pub fn router(state: AppState) -> Router {
             get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc_json) }),
         )
         .route("/api", axum::routing::any(api_not_found))
-        .route("/api/{*rest}", axum::routing::any(api_not_found));
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .layer(middleware::from_fn(auth::extract::renew_tokens));
 
     with_layers(Router::new().merge(api).fallback(assets::serve), state)
 }
@@ -152,12 +191,15 @@ mod tests {
     async fn test_router() -> Router {
         let db = moat_storage::testing::TestDatabase::sqlite();
         let storage = db.storage().await;
+        let db_dir = std::env::temp_dir().join(format!("moat-test-{}", uuid::Uuid::new_v4()));
         std::mem::forget(db); // keep the temp dir for the test's lifetime
         let config = Config {
             body_limit_bytes: 2048,
             ..Config::default()
         };
+        let auth = crate::auth::Auth::new(&config.auth, &db_dir).unwrap();
         let state = AppState {
+            auth: Arc::new(auth),
             assets: Arc::new(assets::Assets::load(&config)),
             config: Arc::new(config),
             storage,

@@ -5,6 +5,8 @@
 
 use axum::http::{HeaderMap, StatusCode};
 
+use crate::AppState;
+
 /// The two locales Moat speaks; Korean is the default (PRODUCT.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -76,10 +78,16 @@ impl Text {
 /// One app route and its link-preview card.
 #[derive(Debug)]
 pub struct PageRoute {
+    /// The path; a `{name}` segment matches any one segment.
     pub path: &'static str,
     pub title: Text,
     pub description: Text,
+    /// Ask search engines not to index it (`<meta name="robots" content="noindex">`).
+    pub noindex: bool,
 }
+
+/// The public profile route; its card names the member (looked up in [`card`]).
+pub const MEMBER_PROFILE: &str = "/u/{nickname}";
 
 const SITE_DESCRIPTION: Text = Text {
     ko: "한국·미국 주식 포트폴리오, 다가오는 배당, 시장 뉴스, 투자자 커뮤니티와 종목 채팅을 한곳에서.",
@@ -95,6 +103,7 @@ pub const PAGES: &[PageRoute] = &[
             en: "Moat — all your investing in one place",
         },
         description: SITE_DESCRIPTION,
+        noindex: false,
     },
     PageRoute {
         path: "/settings",
@@ -106,6 +115,79 @@ pub const PAGES: &[PageRoute] = &[
             ko: "언어와 앱 연동 등 Moat 설정.",
             en: "Language, app integration and other Moat settings.",
         },
+        noindex: false,
+    },
+    PageRoute {
+        path: "/login",
+        title: Text {
+            ko: "로그인 — Moat",
+            en: "Log in — Moat",
+        },
+        description: Text {
+            ko: "이메일 또는 카카오·네이버·구글·애플 계정으로 Moat에 로그인하세요.",
+            en: "Log in to Moat with your email or a Kakao, Naver, Google or Apple account.",
+        },
+        noindex: true,
+    },
+    PageRoute {
+        path: "/signup",
+        title: Text {
+            ko: "회원가입 — Moat",
+            en: "Sign up — Moat",
+        },
+        description: Text {
+            ko: "Moat 계정을 만들고 포트폴리오, 배당, 커뮤니티를 한곳에서 관리하세요.",
+            en: "Create a Moat account for your portfolios, dividends and community in one place.",
+        },
+        noindex: true,
+    },
+    PageRoute {
+        path: "/signup/social",
+        title: Text {
+            ko: "닉네임 정하기 — Moat",
+            en: "Choose a nickname — Moat",
+        },
+        description: Text {
+            ko: "소셜 계정으로 가입을 마치려면 닉네임을 정하세요.",
+            en: "Choose a nickname to finish signing up with your social account.",
+        },
+        noindex: true,
+    },
+    PageRoute {
+        path: "/auth/complete",
+        title: Text {
+            ko: "로그인 중 — Moat",
+            en: "Logging in — Moat",
+        },
+        description: Text {
+            ko: "로그인을 마무리하는 중입니다.",
+            en: "Finishing your log-in.",
+        },
+        noindex: true,
+    },
+    PageRoute {
+        path: "/settings/account",
+        title: Text {
+            ko: "계정 설정 — Moat",
+            en: "Account settings — Moat",
+        },
+        description: Text {
+            ko: "닉네임, 비밀번호, 내 데이터 내보내기와 회원 탈퇴.",
+            en: "Nickname, password, exporting your data and deleting your account.",
+        },
+        noindex: true,
+    },
+    PageRoute {
+        path: MEMBER_PROFILE,
+        title: Text {
+            ko: "회원 프로필 — Moat",
+            en: "Member profile — Moat",
+        },
+        description: Text {
+            ko: "Moat 회원의 프로필.",
+            en: "A Moat member's profile.",
+        },
+        noindex: false,
     },
 ];
 
@@ -117,19 +199,110 @@ pub const NOT_FOUND: PageRoute = PageRoute {
         en: "Page not found — Moat",
     },
     description: SITE_DESCRIPTION,
+    noindex: false,
 };
 
-/// The route for a path (a trailing slash is ignored), and the status to answer with.
-pub fn resolve(path: &str) -> (&'static PageRoute, StatusCode) {
-    let trimmed = if path.len() > 1 {
+fn matches(pattern: &str, path: &str) -> bool {
+    let mut pat = pattern.split('/');
+    let mut got = path.split('/');
+    loop {
+        match (pat.next(), got.next()) {
+            (None, None) => return true,
+            (Some(p), Some(g)) if p.starts_with('{') && p.ends_with('}') && !g.is_empty() => {}
+            (Some(p), Some(g)) if p == g => {}
+            _ => return false,
+        }
+    }
+}
+
+fn trim(path: &str) -> &str {
+    if path.len() > 1 {
         path.trim_end_matches('/')
     } else {
         path
-    };
-    match PAGES.iter().find(|p| p.path == trimmed) {
+    }
+}
+
+/// The route for a path (a trailing slash is ignored), and the status to answer with.
+pub fn resolve(path: &str) -> (&'static PageRoute, StatusCode) {
+    let trimmed = trim(path);
+    match PAGES
+        .iter()
+        .find(|p| p.path == trimmed)
+        .or_else(|| PAGES.iter().find(|p| matches(p.path, trimmed)))
+    {
         Some(page) => (page, StatusCode::OK),
         None => (&NOT_FOUND, StatusCode::NOT_FOUND),
     }
+}
+
+/// The head of one page in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Card {
+    pub title: String,
+    pub description: String,
+    pub noindex: bool,
+}
+
+impl Card {
+    pub fn of(page: &PageRoute, lang: Lang) -> Self {
+        Self {
+            title: page.title.get(lang).to_owned(),
+            description: page.description.get(lang).to_owned(),
+            noindex: page.noindex,
+        }
+    }
+}
+
+/// The card and status of a path; a member's profile names the member (an unknown,
+/// banned or deleted member is a 404; a database failure falls back to the generic
+/// profile card).
+pub async fn card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCode) {
+    let (page, status) = resolve(path);
+    if page.path != MEMBER_PROFILE {
+        return (Card::of(page, lang), status);
+    }
+    let nickname = percent_decode(trim(path).trim_start_matches("/u/"));
+    match crate::auth::routes::public_profile(state, &nickname).await {
+        Ok(Some(profile)) => {
+            let n = &profile.nickname;
+            let card = match lang {
+                Lang::Ko => Card {
+                    title: format!("{n} — Moat"),
+                    description: format!("Moat 회원 {n}님의 프로필."),
+                    noindex: false,
+                },
+                Lang::En => Card {
+                    title: format!("{n} — Moat"),
+                    description: format!("{n}'s profile on Moat."),
+                    noindex: false,
+                },
+            };
+            (card, StatusCode::OK)
+        }
+        Ok(None) => (Card::of(&NOT_FOUND, lang), StatusCode::NOT_FOUND),
+        Err(_) => (Card::of(page, lang), StatusCode::OK),
+    }
+}
+
+/// Decodes `%XX` escapes (invalid UTF-8 is replaced).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Where the page was requested: scheme and host of the public address.
@@ -169,14 +342,14 @@ pub const HEAD_MARKER: &str = "<!--moat-head-->";
 /// Writes the page's head tags (and delayed-script tags) into the template.
 pub fn render(
     template: &str,
-    page: &PageRoute,
+    card: &Card,
     lang: Lang,
     origin: &Origin,
     path: &str,
     delayed_scripts: &[String],
 ) -> String {
-    let title = escape(page.title.get(lang));
-    let description = escape(page.description.get(lang));
+    let title = escape(&card.title);
+    let description = escape(&card.description);
     let url = escape(&format!("{}{}", origin.0, path));
     let image = escape(&format!("{}/og-image.png", origin.0));
     let mut head = format!(
@@ -201,6 +374,9 @@ pub fn render(
         url = url,
         image = image,
     );
+    if card.noindex {
+        head.push_str("\n    <meta name=\"robots\" content=\"noindex\">");
+    }
     for src in delayed_scripts {
         head.push_str(&format!(
             "\n    <script delay=\"{}\"></script>",
@@ -266,6 +442,51 @@ mod tests {
         assert_eq!(resolve("/").0.path, "/");
         assert_eq!(resolve("/settings/").0.path, "/settings");
         assert_eq!(resolve("/nope").1, StatusCode::NOT_FOUND);
+        assert_eq!(resolve("/u/개미").0.path, MEMBER_PROFILE);
+        assert_eq!(resolve("/u/").1, StatusCode::NOT_FOUND);
+        assert_eq!(resolve("/u/a/b").1, StatusCode::NOT_FOUND);
+        assert_eq!(resolve("/settings/account").0.path, "/settings/account");
+    }
+
+    #[test]
+    fn auth_pages_are_not_indexed() {
+        let origin = Origin::from_request("", &HeaderMap::new());
+        for path in [
+            "/login",
+            "/signup",
+            "/signup/social",
+            "/auth/complete",
+            "/settings/account",
+        ] {
+            let html = render(
+                TEMPLATE,
+                &Card::of(resolve(path).0, Lang::Ko),
+                Lang::Ko,
+                &origin,
+                path,
+                &[],
+            );
+            assert!(
+                html.contains(r#"<meta name="robots" content="noindex">"#),
+                "{path}"
+            );
+        }
+        let html = render(
+            TEMPLATE,
+            &Card::of(resolve("/").0, Lang::Ko),
+            Lang::Ko,
+            &origin,
+            "/",
+            &[],
+        );
+        assert!(!html.contains("noindex"));
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded() {
+        assert_eq!(percent_decode("%EA%B0%9C%EB%AF%B8"), "개미");
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("%zz%"), "%zz%");
     }
 
     #[test]
@@ -273,7 +494,7 @@ mod tests {
         let origin = Origin::from_request("https://moat.example", &HeaderMap::new());
         let html = render(
             TEMPLATE,
-            resolve("/settings").0,
+            &Card::of(resolve("/settings").0, Lang::En),
             Lang::En,
             &origin,
             "/settings",
@@ -320,7 +541,7 @@ mod tests {
         let origin = Origin::from_request("", &HeaderMap::new());
         let html = render(
             TEMPLATE,
-            resolve("/").0,
+            &Card::of(resolve("/").0, Lang::Ko),
             Lang::Ko,
             &origin,
             "/",

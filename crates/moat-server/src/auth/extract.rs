@@ -1,0 +1,141 @@
+//! Who is calling: the one place authorization is decided. Handlers take [`Member`]
+//! or [`Operator`] as an argument and never check roles themselves.
+//!
+//! - no `Authorization` header → `401 unauthenticated`
+//! - a malformed, forged, wrongly-signed (any `alg` but HS256), expired or revoked
+//!   token, or one of a banned or deleted member → `401 token_invalid`
+//! - a member where an operator is needed → `403 forbidden`
+//!
+//! A token past half its lifetime is renewed: the response carries a fresh one in
+//! `X-Moat-Token` (written by [`renew_tokens`]).
+
+use std::{
+    net::{IpAddr, SocketAddr},
+    sync::{Arc, Mutex},
+};
+
+use axum::{
+    extract::{ConnectInfo, FromRequestParts, Request},
+    http::{header, request::Parts, HeaderValue},
+    middleware::Next,
+    response::Response,
+};
+use moat_storage::{Role, Session, User};
+
+use super::{now, RENEWED_TOKEN_HEADER};
+use crate::{http::error::ApiError, AppState};
+
+/// A logged-in member whose token and session are valid.
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub user: User,
+    pub session: Session,
+}
+
+/// A member with the operator role.
+#[derive(Debug, Clone)]
+pub struct Operator(pub Member);
+
+/// The client's address: the socket peer (`X-Forwarded-For` is not trusted).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+/// Where an extractor leaves a renewed token for [`renew_tokens`] to send.
+#[derive(Clone, Default)]
+struct RenewalSlot(Arc<Mutex<Option<String>>>);
+
+/// Middleware: sends a token renewed during the request in `X-Moat-Token`.
+pub async fn renew_tokens(mut request: Request, next: Next) -> Response {
+    let slot = RenewalSlot::default();
+    request.extensions_mut().insert(slot.clone());
+    let mut response = next.run(request).await;
+    let renewed = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(token) = renewed.and_then(|t| HeaderValue::from_str(&t).ok()) {
+        if response.status().is_success() {
+            response.headers_mut().insert(RENEWED_TOKEN_HEADER, token);
+        }
+    }
+    response
+}
+
+/// The token of `Authorization: Bearer <token>`, `Ok(None)` without the header.
+fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
+    let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value.to_str().map_err(|_| ApiError::token_invalid())?;
+    match value.split_once(' ') {
+        Some((scheme, token))
+            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
+        {
+            Ok(Some(token.trim()))
+        }
+        _ => Err(ApiError::token_invalid()),
+    }
+}
+
+impl FromRequestParts<AppState> for Member {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Some(member) = parts.extensions.get::<Member>() {
+            return Ok(member.clone());
+        }
+        let token = bearer(parts)?.ok_or_else(ApiError::unauthenticated)?;
+        let claims = state
+            .auth
+            .keys
+            .verify(token)
+            .map_err(|_| ApiError::token_invalid())?;
+        let found = state.storage.session_with_user(&claims.jti).await?;
+        let now = now();
+        let Some(found) = found.filter(|f| {
+            f.session.revoked_at.is_none()
+                && f.session.expires_at > now
+                && f.session.user_id == claims.data.user_id
+                && f.user.is_active()
+        }) else {
+            return Err(ApiError::token_invalid());
+        };
+        let half_life = (found.session.expires_at - found.session.issued_at) / 2;
+        if now - found.session.issued_at >= half_life {
+            if let Some(slot) = parts.extensions.get::<RenewalSlot>() {
+                match state.auth.issue(state.storage.as_ref(), &found.user).await {
+                    Ok(fresh) => *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(fresh),
+                    Err(e) => tracing::warn!(error = format!("{e:#}"), "cannot renew a token"),
+                }
+            }
+        }
+        let member = Member {
+            user: found.user,
+            session: found.session,
+        };
+        parts.extensions.insert(member.clone());
+        Ok(member)
+    }
+}
+
+impl FromRequestParts<AppState> for Operator {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let member = Member::from_request_parts(parts, state).await?;
+        if member.user.role != Role::Operator {
+            return Err(ApiError::forbidden());
+        }
+        Ok(Operator(member))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let ip = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip())
+            .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+        Ok(ClientIp(ip))
+    }
+}

@@ -1,0 +1,88 @@
+//! Accounts and identity (docs/accounts.md): password and OpenID Connect log-in,
+//! tokens and their sessions, the extractors that enforce who may call what, profiles,
+//! roles and account deletion.
+//!
+//! - [`token`]: the HS256 token and its key
+//! - [`password`]: Argon2id hashing and password rules; [`validate`]: email, nickname
+//! - [`extract`]: `Member`, `Operator`, `ClientIp`: the one place authorization happens
+//! - [`routes`]: the `/api/auth/*`, `/api/me*`, `/api/users/*`, `/api/admin/*` handlers
+//! - [`oidc`]: social log-in; [`rate_limit`]: log-in back-off and sign-up limits
+
+pub mod extract;
+pub mod oidc;
+pub mod password;
+pub mod rate_limit;
+pub mod routes;
+pub mod token;
+pub mod validate;
+
+use std::{path::Path, time::Duration};
+
+use moat_storage::{Session, Storage, User};
+use uuid::Uuid;
+
+use crate::config::AuthConfig;
+
+/// Pending social log-ins and tickets live this long.
+pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);
+/// A social-only member may delete the account with a session this young.
+pub const RECENT_LOGIN: Duration = Duration::from_secs(10 * 60);
+/// The response header carrying a renewed token.
+pub const RENEWED_TOKEN_HEADER: &str = "x-moat-token";
+
+/// Everything the auth handlers share, built once at start.
+pub struct Auth {
+    pub keys: token::TokenKeys,
+    pub passwords: password::Passwords,
+    pub limits: rate_limit::RateLimits,
+    pub oidc: oidc::Providers,
+    /// Token lifetime in seconds.
+    pub lifetime_secs: i64,
+}
+
+impl Auth {
+    /// Loads (or makes) the signing key and sets up the providers; no network.
+    pub fn new(config: &AuthConfig, data_dir: &Path) -> anyhow::Result<Self> {
+        let key = token::load_key(&config.token_key, data_dir)?;
+        let lifetime_secs = if config.token_lifetime_secs > 0 {
+            config.token_lifetime_secs as i64
+        } else {
+            i64::from(config.token_lifetime_days) * 24 * 60 * 60
+        };
+        Ok(Self {
+            keys: token::TokenKeys::from_secret(&key),
+            passwords: password::Passwords::default(),
+            limits: rate_limit::RateLimits::new(config.signups_per_ip_per_hour),
+            oidc: oidc::Providers::new(&config.oidc)?,
+            lifetime_secs,
+        })
+    }
+
+    /// Opens a session for `user` and signs its token.
+    pub async fn issue(&self, storage: &dyn Storage, user: &User) -> anyhow::Result<String> {
+        let now = now();
+        let session = Session {
+            jti: Uuid::new_v4().to_string(),
+            user_id: user.id,
+            issued_at: now,
+            expires_at: now + self.lifetime_secs,
+            revoked_at: None,
+        };
+        storage.insert_session(&session).await?;
+        self.keys.sign(&token::Claims {
+            exp: session.expires_at,
+            iat: session.issued_at,
+            jti: session.jti,
+            data: token::TokenData {
+                user_id: user.id,
+                nickname: user.nickname.clone().unwrap_or_default(),
+                chat_user_id: user.chat_user_id,
+            },
+        })
+    }
+}
+
+/// The clock, in Unix seconds.
+pub fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}

@@ -1,0 +1,192 @@
+//! Password hashing (Argon2id, OWASP's minimum: m = 19 MiB, t = 2, p = 1) on blocking
+//! threads, a few at once, and the password rules.
+
+use std::{collections::HashSet, sync::Arc, sync::LazyLock};
+
+use anyhow::Context;
+use argon2::{
+    password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher as _, SaltString},
+    Algorithm, Argon2, Params, PasswordVerifier, Version,
+};
+use tokio::sync::{OnceCell, Semaphore};
+
+/// Argon2id memory cost in KiB (19 MiB).
+pub const ARGON2_MEMORY_KIB: u32 = 19_456;
+/// Argon2id passes.
+pub const ARGON2_ITERATIONS: u32 = 2;
+/// Argon2id lanes.
+pub const ARGON2_PARALLELISM: u32 = 1;
+/// Hashes computed at the same time; more wait (each takes 19 MiB and a core).
+pub const MAX_CONCURRENT_HASHES: usize = 4;
+/// Shortest password, in characters.
+pub const PASSWORD_MIN_CHARS: usize = 10;
+/// Longest password, in characters.
+pub const PASSWORD_MAX_CHARS: usize = 256;
+
+static COMMON_PASSWORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("common-passwords.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+});
+
+fn argon2() -> Argon2<'static> {
+    let params = Params::new(
+        ARGON2_MEMORY_KIB,
+        ARGON2_ITERATIONS,
+        ARGON2_PARALLELISM,
+        None,
+    )
+    .expect("valid Argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes and verifies off the async workers, bounded by a semaphore.
+pub struct Passwords {
+    permits: Arc<Semaphore>,
+    /// A hash of a random password, verified against for unknown emails so that
+    /// both answers take the same time.
+    dummy: OnceCell<String>,
+}
+
+impl Default for Passwords {
+    fn default() -> Self {
+        Self {
+            permits: Arc::new(Semaphore::new(MAX_CONCURRENT_HASHES)),
+            dummy: OnceCell::new(),
+        }
+    }
+}
+
+impl Passwords {
+    /// The PHC string of `password`.
+    pub async fn hash(&self, password: &str) -> anyhow::Result<String> {
+        let password = password.to_owned();
+        self.blocking(move || {
+            let salt = SaltString::generate(&mut OsRng);
+            argon2()
+                .hash_password(password.as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(|e| anyhow::anyhow!("cannot hash a password: {e}"))
+        })
+        .await
+    }
+
+    /// Whether `password` matches `hash`; `false` for a malformed hash.
+    pub async fn verify(&self, password: &str, hash: &str) -> anyhow::Result<bool> {
+        let password = password.to_owned();
+        let hash = hash.to_owned();
+        self.blocking(move || {
+            Ok(PasswordHash::new(&hash)
+                .map(|parsed| {
+                    argon2()
+                        .verify_password(password.as_bytes(), &parsed)
+                        .is_ok()
+                })
+                .unwrap_or(false))
+        })
+        .await
+    }
+
+    /// Spends the time of one verification and answers `false` (unknown email).
+    pub async fn verify_dummy(&self, password: &str) -> anyhow::Result<bool> {
+        let dummy = self
+            .dummy
+            .get_or_try_init(|| async {
+                let mut random = [0u8; 16];
+                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut random);
+                self.hash(&format!("{random:?}")).await
+            })
+            .await?
+            .clone();
+        self.verify(password, &dummy).await?;
+        Ok(false)
+    }
+
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let _permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .context("hash semaphore closed")?;
+        tokio::task::spawn_blocking(f)
+            .await
+            .context("the hashing thread failed")?
+    }
+}
+
+/// The first rule a new password breaks, as a message for the `password` field.
+pub fn check_password(
+    password: &str,
+    email: Option<&str>,
+    nickname: Option<&str>,
+) -> Option<String> {
+    let chars = password.chars().count();
+    if chars < PASSWORD_MIN_CHARS {
+        return Some(format!("Use at least {PASSWORD_MIN_CHARS} characters."));
+    }
+    if chars > PASSWORD_MAX_CHARS {
+        return Some(format!("Use at most {PASSWORD_MAX_CHARS} characters."));
+    }
+    let lower = password.to_lowercase();
+    if COMMON_PASSWORDS.contains(lower.as_str()) {
+        return Some("This password is too common; choose another.".into());
+    }
+    if email.is_some_and(|e| !e.is_empty() && e.to_lowercase() == lower) {
+        return Some("The password must not be your email.".into());
+    }
+    if nickname.is_some_and(|n| !n.is_empty() && n.to_lowercase() == lower) {
+        return Some("The password must not be your nickname.".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_rules_each_have_a_message() {
+        assert!(check_password("short", None, None).unwrap().contains("10"));
+        assert!(check_password(&"x".repeat(257), None, None)
+            .unwrap()
+            .contains("256"));
+        assert!(check_password("Password123", None, None)
+            .unwrap()
+            .contains("common"));
+        assert!(
+            check_password("ant@moat.example", Some("ANT@moat.example"), None)
+                .unwrap()
+                .contains("email")
+        );
+        assert!(
+            check_password("개미개미개미개미개미", None, Some("개미개미개미개미개미"))
+                .unwrap()
+                .contains("nickname")
+        );
+        assert_eq!(check_password("correct horse battery", None, None), None);
+        assert_eq!(
+            check_password(&"가".repeat(10), None, None),
+            None,
+            "counts characters"
+        );
+        assert!(COMMON_PASSWORDS.len() > 300);
+        assert!(COMMON_PASSWORDS.iter().all(|p| p.chars().count() >= 10));
+    }
+
+    #[tokio::test]
+    async fn hashes_are_argon2id_with_the_owasp_parameters_and_verify() {
+        let p = Passwords::default();
+        let h = p.hash("correct horse battery").await.unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+        assert!(p.verify("correct horse battery", &h).await.unwrap());
+        assert!(!p.verify("wrong horse battery", &h).await.unwrap());
+        assert!(!p.verify("x", "not a hash").await.unwrap());
+        assert!(!p.verify_dummy("anything").await.unwrap());
+    }
+}

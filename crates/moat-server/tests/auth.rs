@@ -1,0 +1,1246 @@
+//! Accounts and identity over real HTTP (docs/accounts.md), on SQLite and, with
+//! `MOAT_TEST_POSTGRES_URL`, PostgreSQL: each test gets fresh databases.
+
+mod helpers;
+
+use std::sync::Arc;
+
+use base64::Engine;
+use helpers::{assert_error, TestApp};
+use moat_server::auth::token::{Claims, TokenKeys};
+use moat_storage::{testing::TestDatabase, Storage, Ticket, TicketKind};
+use reqwest::{Method, Response};
+use serde_json::{json, Value};
+
+/// The signing key the test apps use, so tests can forge tokens.
+const KEY: [u8; 32] = [42; 32];
+const PASSWORD: &str = "correct horse battery";
+
+fn key_b64() -> String {
+    base64::engine::general_purpose::STANDARD.encode(KEY)
+}
+
+async fn spawn(db: TestDatabase) -> TestApp {
+    spawn_with(db, |_| {}).await
+}
+
+async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Config)) -> TestApp {
+    TestApp::spawn_with(db, |c| {
+        c.auth.token_key = key_b64();
+        c.auth.signups_per_ip_per_hour = 1000;
+        tweak(c);
+    })
+    .await
+}
+
+async fn storage(app: &TestApp) -> Arc<dyn Storage> {
+    moat_storage::connect(&app.db.url, &Default::default())
+        .await
+        .unwrap()
+}
+
+async fn send(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Response {
+    let mut req = app.client.request(method, app.url(path));
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    req.send().await.expect("request")
+}
+
+async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
+    let r = send(
+        app,
+        Method::POST,
+        "/api/auth/signup",
+        None,
+        Some(json!({"email": email, "password": PASSWORD, "nickname": nickname})),
+    )
+    .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    r.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn login(app: &TestApp, email: &str, password: &str) -> Response {
+    send(
+        app,
+        Method::POST,
+        "/api/auth/login",
+        None,
+        Some(json!({"email": email, "password": password})),
+    )
+    .await
+}
+
+async fn me(app: &TestApp, token: &str) -> Response {
+    send(app, Method::GET, "/api/me", Some(token), None).await
+}
+
+fn claims(token: &str) -> Claims {
+    TokenKeys::from_secret(&KEY)
+        .verify(token)
+        .expect("a valid token")
+}
+
+#[tokio::test]
+async fn sign_up_log_in_me_and_log_out() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn(db).await;
+        let token = signup(&app, "  Ant@Moat.Example ", "개미").await;
+        let c = claims(&token);
+        assert_eq!(c.data.nickname, "개미");
+        assert!(c.exp - c.iat == 30 * 24 * 3600, "30 days by default");
+        let r = me(&app, &token).await;
+        assert_eq!(r.status(), 200, "{backend:?}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["email"], "ant@moat.example", "normalised");
+        assert_eq!(body["nickname"], "개미");
+        assert_eq!(
+            body["role"], "operator",
+            "the first account is the operator"
+        );
+        assert_eq!(body["premium"], false);
+        assert_eq!(body["has_password"], true);
+        assert_eq!(body["providers"], json!([]));
+        assert_eq!(body["user_id"], c.data.user_id);
+        assert_eq!(body["chat_user_id"], c.data.chat_user_id.to_string());
+
+        let second = signup(&app, "bee@moat.example", "Bee").await;
+        let body: Value = me(&app, &second).await.json().await.unwrap();
+        assert_eq!(body["role"], "member", "the second is a member");
+
+        let r = login(&app, "ANT@moat.example", PASSWORD).await;
+        assert_eq!(r.status(), 200);
+        let fresh = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(me(&app, &fresh).await.status(), 200);
+
+        let r = send(&app, Method::POST, "/api/auth/logout", Some(&token), None).await;
+        assert_eq!(r.status(), 204);
+        assert_error(me(&app, &token).await, 401, "token_invalid").await;
+        assert_eq!(
+            me(&app, &fresh).await.status(),
+            200,
+            "other sessions live on"
+        );
+    }
+}
+
+#[tokio::test]
+async fn no_token_is_unauthenticated_and_garbage_is_token_invalid() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    for path in ["/api/me", "/api/me/export"] {
+        assert_error(app.get(path).await, 401, "unauthenticated").await;
+    }
+    assert_error(
+        send(&app, Method::POST, "/api/auth/logout", None, None).await,
+        401,
+        "unauthenticated",
+    )
+    .await;
+    for bad in ["Bearer", "Bearer x.y.z", "Basic abc", "Bearer \u{7f}"] {
+        let r = app
+            .client
+            .get(app.url("/api/me"))
+            .header("authorization", bad)
+            .send()
+            .await;
+        if let Ok(r) = r {
+            assert_error(r, 401, "token_invalid").await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn forged_expired_and_wrong_algorithm_tokens_are_refused() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let token = signup(&app, "ant@x.io", "ant").await;
+    let good = claims(&token);
+    let enc = |c: &Claims, alg: jsonwebtoken::Algorithm, key: &[u8]| {
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::new(alg),
+            c,
+            &jsonwebtoken::EncodingKey::from_secret(key),
+        )
+        .unwrap()
+    };
+    // Sanity: a re-signed copy of the real claims is accepted.
+    assert_eq!(
+        me(&app, &enc(&good, jsonwebtoken::Algorithm::HS256, &KEY))
+            .await
+            .status(),
+        200
+    );
+
+    let expired = Claims {
+        exp: chrono::Utc::now().timestamp() - 1,
+        ..good.clone()
+    };
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let payload = b64.encode(serde_json::to_vec(&good).unwrap());
+    let none = format!("{}.{payload}.", b64.encode(r#"{"alg":"none","typ":"JWT"}"#));
+    let rs256 = {
+        let parts: Vec<&str> = token.split('.').collect();
+        format!(
+            "{}.{}.{}",
+            b64.encode(r#"{"alg":"RS256","typ":"JWT"}"#),
+            parts[1],
+            parts[2]
+        )
+    };
+    let no_exp = {
+        let mut v = serde_json::to_value(&good).unwrap();
+        v.as_object_mut().unwrap().remove("exp");
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),
+            &v,
+            &jsonwebtoken::EncodingKey::from_secret(&KEY),
+        )
+        .unwrap()
+    };
+    let cases = [
+        (
+            "expired",
+            enc(&expired, jsonwebtoken::Algorithm::HS256, &KEY),
+        ),
+        (
+            "another key",
+            enc(&good, jsonwebtoken::Algorithm::HS256, &[1; 32]),
+        ),
+        ("alg none", none),
+        ("HS384", enc(&good, jsonwebtoken::Algorithm::HS384, &KEY)),
+        ("HS512", enc(&good, jsonwebtoken::Algorithm::HS512, &KEY)),
+        ("RS256 header", rs256),
+        ("no exp", no_exp),
+        (
+            "unknown session",
+            enc(
+                &Claims {
+                    jti: "nope".into(),
+                    ..good.clone()
+                },
+                jsonwebtoken::Algorithm::HS256,
+                &KEY,
+            ),
+        ),
+        (
+            "another member's id",
+            enc(
+                &Claims {
+                    data: moat_server::auth::token::TokenData {
+                        user_id: 999,
+                        ..good.data.clone()
+                    },
+                    ..good.clone()
+                },
+                jsonwebtoken::Algorithm::HS256,
+                &KEY,
+            ),
+        ),
+    ];
+    for (why, t) in cases {
+        let body = assert_error(me(&app, &t).await, 401, "token_invalid").await;
+        assert!(!body.to_string().contains("ant@x.io"), "{why}");
+    }
+}
+
+#[tokio::test]
+async fn tokens_of_banned_or_deleted_members_stop_working() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        signup(&app, "op@x.io", "operator_1").await;
+        let token = signup(&app, "ant@x.io", "ant").await;
+        let id = claims(&token).data.user_id;
+        s.set_banned(id, Some(chrono::Utc::now())).await.unwrap();
+        assert_error(me(&app, &token).await, 401, "token_invalid").await;
+        assert_error(
+            login(&app, "ant@x.io", PASSWORD).await,
+            403,
+            "account_banned",
+        )
+        .await;
+        // A wrong password still says only invalid_credentials.
+        assert_error(
+            login(&app, "ant@x.io", "wrong password!").await,
+            401,
+            "invalid_credentials",
+        )
+        .await;
+        s.set_banned(id, None).await.unwrap();
+        assert_error(me(&app, &token).await, 401, "token_invalid").await;
+        let token = login(&app, "ant@x.io", PASSWORD)
+            .await
+            .json::<Value>()
+            .await
+            .unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(me(&app, &token).await.status(), 200);
+        s.delete_user(id, chrono::Utc::now()).await.unwrap();
+        assert_error(me(&app, &token).await, 401, "token_invalid").await;
+    }
+}
+
+#[tokio::test]
+async fn duplicate_email_or_nickname_in_any_case_is_409_naming_the_field() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        signup(&app, "ant@x.io", "AntKing").await;
+        let cases = [
+            (
+                json!({"email": "ANT@X.IO", "password": PASSWORD, "nickname": "other"}),
+                "email_taken",
+                "email",
+            ),
+            (
+                json!({"email": "new@x.io", "password": PASSWORD, "nickname": "antking"}),
+                "nickname_taken",
+                "nickname",
+            ),
+            (
+                json!({"email": "new@x.io", "password": PASSWORD, "nickname": "ANTKING"}),
+                "nickname_taken",
+                "nickname",
+            ),
+        ];
+        for (body, code, field) in cases {
+            let r = send(&app, Method::POST, "/api/auth/signup", None, Some(body)).await;
+            let e = assert_error(r, 409, code).await;
+            assert!(e["fields"][field].is_string(), "{e}");
+        }
+        // Hangul nicknames too, and on nickname change.
+        signup(&app, "b@x.io", "개미왕").await;
+        let t = signup(&app, "c@x.io", "other").await;
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&t),
+            Some(json!({"nickname": "ANTKING"})),
+        )
+        .await;
+        assert_error(r, 409, "nickname_taken").await;
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&t),
+            Some(json!({"nickname": "개미왕"})),
+        )
+        .await;
+        assert_error(r, 409, "nickname_taken").await;
+        assert_eq!(s.count_users().await.unwrap(), 3);
+    }
+}
+
+#[tokio::test]
+async fn invalid_sign_up_input_is_422_naming_the_field_and_stores_nothing() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        let long = "x".repeat(257);
+        let cases: Vec<(Value, &str)> = vec![
+            (
+                json!({"email": "not-an-email", "password": PASSWORD, "nickname": "ant"}),
+                "email",
+            ),
+            (
+                json!({"email": "", "password": PASSWORD, "nickname": "ant"}),
+                "email",
+            ),
+            (
+                json!({"email": "a@x.io", "password": "short", "nickname": "ant"}),
+                "password",
+            ),
+            (
+                json!({"email": "a@x.io", "password": long, "nickname": "ant"}),
+                "password",
+            ),
+            (
+                json!({"email": "a@x.io", "password": "qwertyuiop", "nickname": "ant"}),
+                "password",
+            ),
+            (
+                json!({"email": "a@x.io", "password": "1234567890", "nickname": "ant"}),
+                "password",
+            ),
+            (
+                json!({"email": "longname@x.io", "password": "LONGNAME@X.IO", "nickname": "ant"}),
+                "password",
+            ),
+            (
+                json!({"email": "a@x.io", "password": "nickname_equal", "nickname": "Nickname_Equal"}),
+                "password",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "a"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "이름이너무길어서스무자를넘어가는닉네임입니다"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "ant-1"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "ant 1"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "ㄱㄴㄷ"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "Admin"}),
+                "nickname",
+            ),
+            (
+                json!({"email": "a@x.io", "password": PASSWORD, "nickname": "운영자"}),
+                "nickname",
+            ),
+        ];
+        for (body, field) in cases {
+            let r = send(
+                &app,
+                Method::POST,
+                "/api/auth/signup",
+                None,
+                Some(body.clone()),
+            )
+            .await;
+            let e = assert_error(r, 422, "invalid_input").await;
+            assert!(
+                e["fields"][field].as_str().is_some_and(|m| !m.is_empty()),
+                "{body} → {e}"
+            );
+        }
+        // Every bad field at once.
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/auth/signup",
+            None,
+            Some(json!({"email": "x", "password": "y", "nickname": "z"})),
+        )
+        .await;
+        let e = assert_error(r, 422, "invalid_input").await;
+        for f in ["email", "password", "nickname"] {
+            assert!(e["fields"][f].is_string(), "{e}");
+        }
+        // Wrong shapes never reach the handler.
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/auth/signup",
+            None,
+            Some(json!({"email": 1})),
+        )
+        .await;
+        assert_error(r, 422, "invalid_body").await;
+        assert_eq!(s.count_users().await.unwrap(), 0, "nothing stored");
+    }
+}
+
+#[tokio::test]
+async fn unknown_email_and_wrong_password_get_the_same_answer() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    signup(&app, "ant@x.io", "ant").await;
+    // Two of each (four failures: under the back-off threshold of five).
+    let mut unknown = Vec::new();
+    let mut wrong = Vec::new();
+    let mut messages = Vec::new();
+    for i in 0..2 {
+        let t = std::time::Instant::now();
+        let r = login(&app, &format!("nobody{i}@x.io"), PASSWORD).await;
+        unknown.push(t.elapsed().as_secs_f64());
+        messages.push(assert_error(r, 401, "invalid_credentials").await["message"].clone());
+        let t = std::time::Instant::now();
+        let r = login(&app, "ant@x.io", &format!("wrong password {i}")).await;
+        wrong.push(t.elapsed().as_secs_f64());
+        messages.push(assert_error(r, 401, "invalid_credentials").await["message"].clone());
+    }
+    assert!(messages.iter().all(|m| *m == messages[0]), "{messages:?}");
+    // Both spend one Argon2id verification (a generous bound: machines are noisy).
+    let u = unknown.iter().cloned().fold(f64::MAX, f64::min);
+    let w = wrong.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(
+        u > w / 3.0 && w > u / 3.0,
+        "unknown {u:.3}s vs wrong {w:.3}s"
+    );
+}
+
+#[tokio::test]
+async fn repeated_failed_log_ins_are_rate_limited_with_retry_after() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    signup(&app, "ant@x.io", "ant").await;
+    for _ in 0..5 {
+        assert_error(
+            login(&app, "ant@x.io", "wrong password!").await,
+            401,
+            "invalid_credentials",
+        )
+        .await;
+    }
+    let r = login(&app, "ant@x.io", PASSWORD).await;
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=1).contains(&retry), "{retry}");
+    assert_error(r, 429, "rate_limited").await;
+    // After the wait, the right password works and clears the count.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(login(&app, "ant@x.io", PASSWORD).await.status(), 200);
+}
+
+#[tokio::test]
+async fn sign_ups_are_limited_per_ip() {
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.auth.signups_per_ip_per_hour = 2
+    })
+    .await;
+    signup(&app, "a@x.io", "aaa").await;
+    signup(&app, "b@x.io", "bbb").await;
+    let r = send(
+        &app,
+        Method::POST,
+        "/api/auth/signup",
+        None,
+        Some(json!({"email": "c@x.io", "password": PASSWORD, "nickname": "ccc"})),
+    )
+    .await;
+    assert!(
+        r.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            > 3000
+    );
+    assert_error(r, 429, "rate_limited").await;
+    assert_eq!(storage(&app).await.count_users().await.unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_token_past_half_its_life_is_renewed_in_a_header() {
+    let app = spawn_with(TestDatabase::sqlite(), |c| c.auth.token_lifetime_secs = 4).await;
+    let token = signup(&app, "ant@x.io", "ant").await;
+    let r = me(&app, &token).await;
+    assert!(
+        r.headers().get("x-moat-token").is_none(),
+        "young tokens are kept"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let r = me(&app, &token).await;
+    assert_eq!(r.status(), 200);
+    let renewed = r.headers()["x-moat-token"].to_str().unwrap().to_owned();
+    assert_ne!(renewed, token);
+    let c = claims(&renewed);
+    assert_eq!(c.exp - c.iat, 4);
+    assert_eq!(me(&app, &renewed).await.status(), 200);
+    // Past exp, the old token is refused.
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    assert_error(me(&app, &token).await, 401, "token_invalid").await;
+}
+
+#[tokio::test]
+async fn changing_the_password_ends_every_session_and_returns_a_new_token() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let a = signup(&app, "ant@x.io", "ant").await;
+        let b = login(&app, "ant@x.io", PASSWORD)
+            .await
+            .json::<Value>()
+            .await
+            .unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let new_pw = "a brand new passphrase";
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/me/password",
+            Some(&a),
+            Some(json!({"new_password": new_pw})),
+        )
+        .await;
+        let e = assert_error(r, 422, "invalid_input").await;
+        assert!(e["fields"]["current_password"].is_string());
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/me/password",
+            Some(&a),
+            Some(json!({"current_password": "wrong password!", "new_password": new_pw})),
+        )
+        .await;
+        assert_error(r, 422, "invalid_input").await;
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/me/password",
+            Some(&a),
+            Some(json!({"current_password": PASSWORD, "new_password": "short"})),
+        )
+        .await;
+        let e = assert_error(r, 422, "invalid_input").await;
+        assert!(e["fields"]["new_password"].is_string());
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/me/password",
+            Some(&a),
+            Some(json!({"current_password": PASSWORD, "new_password": new_pw})),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        let fresh = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_error(me(&app, &a).await, 401, "token_invalid").await;
+        assert_error(me(&app, &b).await, 401, "token_invalid").await;
+        assert_eq!(me(&app, &fresh).await.status(), 200);
+        assert_error(
+            login(&app, "ant@x.io", PASSWORD).await,
+            401,
+            "invalid_credentials",
+        )
+        .await;
+        assert_eq!(login(&app, "ant@x.io", new_pw).await.status(), 200);
+    }
+}
+
+#[tokio::test]
+async fn changing_the_nickname_returns_a_token_with_it() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let t = signup(&app, "ant@x.io", "ant").await;
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&t),
+            Some(json!({"nickname": "bad name"})),
+        )
+        .await;
+        let e = assert_error(r, 422, "invalid_input").await;
+        assert!(e["fields"]["nickname"].is_string());
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&t),
+            Some(json!({"nickname": "개미_King"})),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        let fresh = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(claims(&fresh).data.nickname, "개미_King");
+        assert_error(me(&app, &t).await, 401, "token_invalid").await;
+        let body: Value = me(&app, &fresh).await.json().await.unwrap();
+        assert_eq!(body["nickname"], "개미_King");
+        // Only the case changes: allowed.
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&fresh),
+            Some(json!({"nickname": "개미_king"})),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        // The public profile, found in any case; no private fields.
+        let r = app.get("/api/users/%EA%B0%9C%EB%AF%B8_KING").await;
+        assert_eq!(r.status(), 200);
+        let p: Value = r.json().await.unwrap();
+        assert_eq!(p["nickname"], "개미_king");
+        assert!(p["joined_at"].is_string());
+        assert!(
+            p.get("email").is_none() && p.get("user_id").is_none(),
+            "{p}"
+        );
+        assert_error(app.get("/api/users/ant").await, 404, "not_found").await;
+    }
+}
+
+#[tokio::test]
+async fn operators_set_premium_and_members_cannot() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let op = signup(&app, "op@x.io", "boss").await;
+        let member = signup(&app, "ant@x.io", "ant").await;
+        let member_id = claims(&member).data.user_id;
+        let op_id = claims(&op).data.user_id;
+        let path = format!("/api/admin/users/{op_id}/premium");
+        let r = send(
+            &app,
+            Method::PUT,
+            &path,
+            Some(&member),
+            Some(json!({"premium": true})),
+        )
+        .await;
+        assert_error(r, 403, "forbidden").await;
+        let r = send(
+            &app,
+            Method::PUT,
+            &path,
+            None,
+            Some(json!({"premium": true})),
+        )
+        .await;
+        assert_error(r, 401, "unauthenticated").await;
+        let path = format!("/api/admin/users/{member_id}/premium");
+        let r = send(
+            &app,
+            Method::PUT,
+            &path,
+            Some(&op),
+            Some(json!({"premium": true})),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["premium"], true);
+        assert_eq!(body["user_id"], member_id);
+        let body: Value = me(&app, &member).await.json().await.unwrap();
+        assert_eq!(body["premium"], true, "Me carries premium");
+        let r = send(
+            &app,
+            Method::PUT,
+            "/api/admin/users/99999/premium",
+            Some(&op),
+            Some(json!({"premium": true})),
+        )
+        .await;
+        assert_error(r, 404, "not_found").await;
+        let body: Value = me(&app, &op).await.json().await.unwrap();
+        assert_eq!(
+            body["premium"], false,
+            "the operator's own flag is untouched"
+        );
+    }
+}
+
+#[tokio::test]
+async fn export_returns_the_members_own_data_as_a_download() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let t = signup(&app, "ant@x.io", "ant").await;
+    signup(&app, "bee@x.io", "bee").await;
+    let r = send(&app, Method::GET, "/api/me/export", Some(&t), None).await;
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .starts_with("attachment"));
+    let text = r.text().await.unwrap();
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(body["account"]["email"], "ant@x.io");
+    assert_eq!(body["sessions"].as_array().unwrap().len(), 1);
+    assert_eq!(body["sessions"][0]["current"], true);
+    assert!(!text.contains("argon2"), "no password hash");
+    assert!(!text.contains("bee"), "nothing of another member");
+}
+
+#[tokio::test]
+async fn deleting_the_account_removes_personal_data_and_frees_the_names() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        let t = signup(&app, "ant@x.io", "ant").await;
+        let id = claims(&t).data.user_id;
+        let r = send(&app, Method::DELETE, "/api/me", Some(&t), Some(json!({}))).await;
+        let e = assert_error(r, 422, "invalid_input").await;
+        assert!(e["fields"]["password"].is_string());
+        let r = send(
+            &app,
+            Method::DELETE,
+            "/api/me",
+            Some(&t),
+            Some(json!({"password": "wrong password!"})),
+        )
+        .await;
+        assert_error(r, 422, "invalid_input").await;
+        let r = send(
+            &app,
+            Method::DELETE,
+            "/api/me",
+            Some(&t),
+            Some(json!({"password": PASSWORD})),
+        )
+        .await;
+        assert_eq!(r.status(), 204);
+        assert_error(me(&app, &t).await, 401, "token_invalid").await;
+        assert_error(app.get("/api/users/ant").await, 404, "not_found").await;
+        assert_error(
+            login(&app, "ant@x.io", PASSWORD).await,
+            401,
+            "invalid_credentials",
+        )
+        .await;
+        let tomb = s.user_by_id(id).await.unwrap().unwrap();
+        assert!(tomb.deleted_at.is_some());
+        assert_eq!(
+            (tomb.email, tomb.nickname, tomb.password_hash),
+            (None, None, None)
+        );
+        assert!(s.sessions_of(id).await.unwrap().is_empty());
+        // The email and nickname are free again; the new account has a new id.
+        let again = signup(&app, "ant@x.io", "ant").await;
+        assert_ne!(claims(&again).data.user_id, id);
+    }
+}
+
+#[tokio::test]
+async fn social_only_members_delete_with_a_recent_session() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let s = storage(&app).await;
+    let now = chrono::Utc::now().timestamp();
+    let ticket = "t".repeat(64);
+    s.insert_ticket(&Ticket {
+        ticket_hash: moat_server::auth::oidc::hash_ticket(&ticket),
+        kind: TicketKind::Signup,
+        provider: "google".into(),
+        subject: "sub-1".into(),
+        email: None,
+        next_path: "/".into(),
+        expires_at: now + 600,
+    })
+    .await
+    .unwrap();
+    let r = send(
+        &app,
+        Method::POST,
+        "/api/auth/oidc/signup",
+        None,
+        Some(json!({"ticket": ticket, "nickname": "social"})),
+    )
+    .await;
+    assert_eq!(r.status(), 201);
+    let t = r.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let body: Value = me(&app, &t).await.json().await.unwrap();
+    assert_eq!(body["email"], Value::Null);
+    assert_eq!(body["has_password"], false);
+    assert_eq!(body["providers"], json!(["google"]));
+    // An old session is not enough.
+    let id = claims(&t).data.user_id;
+    let old = moat_storage::Session {
+        jti: "old".into(),
+        user_id: id,
+        issued_at: now - 3600,
+        expires_at: now + 3600,
+        revoked_at: None,
+    };
+    s.insert_session(&old).await.unwrap();
+    let old_token = TokenKeys::from_secret(&KEY)
+        .sign(&Claims {
+            exp: old.expires_at,
+            iat: old.issued_at,
+            jti: "old".into(),
+            data: claims(&t).data,
+        })
+        .unwrap();
+    let r = send(
+        &app,
+        Method::DELETE,
+        "/api/me",
+        Some(&old_token),
+        Some(json!({})),
+    )
+    .await;
+    assert_error(r, 403, "reauthentication_required").await;
+    let r = send(&app, Method::DELETE, "/api/me", Some(&t), Some(json!({}))).await;
+    assert_eq!(r.status(), 204);
+    assert!(s
+        .user_by_identity("google", "sub-1")
+        .await
+        .unwrap()
+        .is_none());
+}
+
+#[tokio::test]
+async fn signup_tickets_are_single_use_and_expire() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        let now = chrono::Utc::now().timestamp();
+        let put = |t: &str, subject: &str, expires_at: i64| Ticket {
+            ticket_hash: moat_server::auth::oidc::hash_ticket(t),
+            kind: TicketKind::Signup,
+            provider: "kakao".into(),
+            subject: subject.into(),
+            email: Some("k@x.io".into()),
+            next_path: "/".into(),
+            expires_at,
+        };
+        s.insert_ticket(&put("fresh", "s1", now + 600))
+            .await
+            .unwrap();
+        s.insert_ticket(&put("stale", "s2", now - 1)).await.unwrap();
+        let post = |ticket: &str, nickname: &str| {
+            send(
+                &app,
+                Method::POST,
+                "/api/auth/oidc/signup",
+                None,
+                Some(json!({"ticket": ticket, "nickname": nickname})),
+            )
+        };
+        let e = assert_error(post("stale", "kko").await, 422, "invalid_input").await;
+        assert!(e["fields"]["ticket"].is_string());
+        assert_error(post("unknown", "kko").await, 422, "invalid_input").await;
+        // A bad nickname does not use the ticket up.
+        let e = assert_error(post("fresh", "x").await, 422, "invalid_input").await;
+        assert!(e["fields"]["nickname"].is_string());
+        assert_eq!(s.count_users().await.unwrap(), 0);
+        let r = post("fresh", "kko").await;
+        assert_eq!(r.status(), 201);
+        assert_error(post("fresh", "kko2").await, 422, "invalid_input").await;
+        assert_eq!(s.count_users().await.unwrap(), 1);
+        let t = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let body: Value = me(&app, &t).await.json().await.unwrap();
+        assert_eq!(body["email"], "k@x.io");
+        assert_eq!(body["role"], "operator");
+    }
+}
+
+#[tokio::test]
+async fn a_link_ticket_links_the_identity_when_the_password_proves_the_account() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        signup(&app, "ant@x.io", "ant").await;
+        let now = chrono::Utc::now().timestamp();
+        let ticket = |t: &str, email: &str| Ticket {
+            ticket_hash: moat_server::auth::oidc::hash_ticket(t),
+            kind: TicketKind::Link,
+            provider: "naver".into(),
+            subject: "n-1".into(),
+            email: Some(email.into()),
+            next_path: "/".into(),
+            expires_at: now + 600,
+        };
+        s.insert_ticket(&ticket("link-1", "ant@x.io"))
+            .await
+            .unwrap();
+        s.insert_ticket(&ticket("link-other", "bee@x.io"))
+            .await
+            .unwrap();
+        let with = |t: &str, pw: &str| {
+            send(
+                &app,
+                Method::POST,
+                "/api/auth/login",
+                None,
+                Some(json!({"email": "ant@x.io", "password": pw, "link_ticket": t})),
+            )
+        };
+        // A wrong password links nothing and keeps the ticket.
+        assert_error(
+            with("link-1", "wrong password!").await,
+            401,
+            "invalid_credentials",
+        )
+        .await;
+        // A ticket for another email is refused.
+        let e = assert_error(with("link-other", PASSWORD).await, 422, "invalid_input").await;
+        assert!(e["fields"]["link_ticket"].is_string());
+        let r = with("link-1", PASSWORD).await;
+        assert_eq!(r.status(), 200);
+        let t = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let body: Value = me(&app, &t).await.json().await.unwrap();
+        assert_eq!(body["providers"], json!(["naver"]));
+        assert_error(with("link-1", PASSWORD).await, 422, "invalid_input").await;
+        assert_eq!(
+            s.user_by_identity("naver", "n-1")
+                .await
+                .unwrap()
+                .unwrap()
+                .email
+                .as_deref(),
+            Some("ant@x.io")
+        );
+    }
+}
+
+#[tokio::test]
+async fn oidc_start_and_callback_fail_safely_without_a_provider() {
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.auth.oidc = vec![moat_server::config::OidcProviderConfig {
+            id: "local".into(),
+            name: "Local".into(),
+            issuer: "http://127.0.0.1:9".into(),
+            client_id: "moat".into(),
+            ..Default::default()
+        }];
+    })
+    .await;
+    let list: Value = app
+        .get("/api/auth/oidc/providers")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        list,
+        json!([{"id": "local", "name": "Local", "preset": null}])
+    );
+    let no_redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let get = |path: &str| no_redirect.get(app.url(path)).send();
+    assert_error(
+        get("/api/auth/oidc/nope/start").await.unwrap(),
+        404,
+        "not_found",
+    )
+    .await;
+    // The issuer is down: back to the log-in page with an error, not a 500.
+    let r = get("/api/auth/oidc/local/start?next=/x").await.unwrap();
+    assert_eq!(r.status(), 302);
+    assert_eq!(r.headers()["location"], "/login#error=oidc_failed");
+    for (query, code) in [
+        ("?state=unknown&code=abc", "oidc_failed"),
+        ("", "oidc_failed"),
+        ("?error=access_denied&state=x", "oidc_cancelled"),
+        ("?error=server_error", "oidc_failed"),
+    ] {
+        let r = get(&format!("/api/auth/oidc/local/callback{query}"))
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 302, "{query}");
+        assert_eq!(
+            r.headers()["location"],
+            format!("/login#error={code}"),
+            "{query}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_pending_social_log_in_is_single_use_and_bound_to_its_provider() {
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.auth.oidc = vec![
+            moat_server::config::OidcProviderConfig {
+                id: "a".into(),
+                issuer: "http://127.0.0.1:9".into(),
+                client_id: "x".into(),
+                ..Default::default()
+            },
+            moat_server::config::OidcProviderConfig {
+                id: "b".into(),
+                issuer: "http://127.0.0.1:9".into(),
+                client_id: "x".into(),
+                ..Default::default()
+            },
+        ];
+    })
+    .await;
+    let s = storage(&app).await;
+    let pending = moat_storage::PendingLogin {
+        state: "st".into(),
+        provider: "a".into(),
+        nonce: "n".into(),
+        pkce_verifier: "v".repeat(43),
+        redirect_uri: app.url("/api/auth/oidc/a/callback"),
+        next_path: "/".into(),
+        intent: "login".into(),
+        expires_at: chrono::Utc::now().timestamp() + 600,
+    };
+    s.insert_pending_login(&pending).await.unwrap();
+    let no_redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    // Presented to the other provider's callback: refused, and used up.
+    let r = no_redirect
+        .get(app.url("/api/auth/oidc/b/callback?state=st&code=c"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["location"], "/login#error=oidc_failed");
+    assert!(
+        s.take_pending_login("st", 0).await.unwrap().is_none(),
+        "single use"
+    );
+}
+
+#[tokio::test]
+async fn the_admin_cli_manages_members_by_email() {
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let s = storage(&app).await;
+        signup(&app, "op@x.io", "boss").await;
+        let t = signup(&app, "ant@x.io", "ant").await;
+        let config = moat_server::Config {
+            database_url: app.db.url.clone(),
+            ..Default::default()
+        };
+        use moat_server::cli::{admin, AdminCommand, OnOff};
+        let email = || "ANT@x.io".to_string();
+        let out = admin(&config, &AdminCommand::Promote { email: email() })
+            .await
+            .unwrap();
+        assert!(out.contains("operator"), "{out}");
+        assert_eq!(
+            me(&app, &t).await.json::<Value>().await.unwrap()["role"],
+            "operator"
+        );
+        admin(&config, &AdminCommand::Demote { email: email() })
+            .await
+            .unwrap();
+        assert_eq!(
+            me(&app, &t).await.json::<Value>().await.unwrap()["role"],
+            "member"
+        );
+        admin(
+            &config,
+            &AdminCommand::Premium {
+                email: email(),
+                state: OnOff::On,
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            me(&app, &t).await.json::<Value>().await.unwrap()["premium"],
+            true
+        );
+        admin(&config, &AdminCommand::Ban { email: email() })
+            .await
+            .unwrap();
+        assert_error(me(&app, &t).await, 401, "token_invalid").await;
+        admin(&config, &AdminCommand::Unban { email: email() })
+            .await
+            .unwrap();
+        let out = admin(
+            &config,
+            &AdminCommand::SetPassword {
+                email: email(),
+                password: None,
+            },
+        )
+        .await
+        .unwrap();
+        let temp = out
+            .split("password set to ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(temp.len(), 20);
+        assert_eq!(login(&app, "ant@x.io", temp).await.status(), 200);
+        let err = admin(
+            &config,
+            &AdminCommand::SetPassword {
+                email: email(),
+                password: Some("short".into()),
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(err.to_string().contains("10"), "{err}");
+        admin(
+            &config,
+            &AdminCommand::SetPassword {
+                email: email(),
+                password: Some("a chosen passphrase".into()),
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            login(&app, "ant@x.io", "a chosen passphrase")
+                .await
+                .status(),
+            200
+        );
+        let err = admin(
+            &config,
+            &AdminCommand::Promote {
+                email: "nobody@x.io".into(),
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(err.to_string().contains("nobody@x.io"), "{err}");
+        assert_eq!(s.count_users().await.unwrap(), 2);
+    }
+}
+
+#[tokio::test]
+async fn member_pages_carry_a_card_naming_the_member() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    signup(&app, "ant@x.io", "개미").await;
+    let html = app.get("/u/%EA%B0%9C%EB%AF%B8").await.text().await.unwrap();
+    assert!(html.contains("<title>개미 — Moat</title>"), "{html}");
+    assert!(!html.contains("noindex"));
+    let r = app.get("/u/nobody").await;
+    assert_eq!(r.status(), 404);
+    let html = app.get("/login").await.text().await.unwrap();
+    assert!(html.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(html.contains("<title>로그인 — Moat</title>"));
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_account_api_and_bearer_auth() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    for path in [
+        "/api/auth/signup",
+        "/api/auth/login",
+        "/api/auth/logout",
+        "/api/me",
+        "/api/me/password",
+        "/api/me/export",
+        "/api/users/{nickname}",
+        "/api/admin/users/{user_id}/premium",
+        "/api/auth/oidc/providers",
+        "/api/auth/oidc/{id}/start",
+        "/api/auth/oidc/{id}/callback",
+        "/api/auth/oidc/signup",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} is documented");
+    }
+    assert!(doc["paths"]["/api/me"]["get"]["security"].is_array());
+}
