@@ -74,6 +74,15 @@ export default defineConfig(({ command }) => ({
         index: src('./index.html'),
         'webview-host': src('./webview-host.html'),
       },
+      output: {
+        advancedChunks: {
+          groups: [
+            // Stored settings travel with i18n (which reads the locale from them) rather than
+            // in a chunk of their own: the session (first page) and the API client use them too.
+            { name: 'i18n', test: /src[\\/]shared[\\/](i18n[\\/]i18n\.ts|i18n[\\/]locales[\\/]ko\.ts|lib[\\/]storage\.ts)$/ },
+          ],
+        },
+      },
     },
   },
   server: {

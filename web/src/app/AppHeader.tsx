@@ -1,13 +1,19 @@
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { useAuth } from '@/shared/auth/auth-context';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LogoMark } from '@/shared/ui/Logo';
 import { GlobeIcon } from './icons';
 
-/** Top bar: the wordmark (home link) and the language button. */
+/** Top bar: the wordmark (home link), the member's nickname or a log-in link, and the language button. */
 export function AppHeader() {
   const { t, i18n } = useTranslation();
   const language = useModalRoute('language');
+  const { nickname } = useAuth();
+  const { pathname, search } = useLocation();
+  // Back here after logging in (the log-in page checks `next`).
+  const loginTo = `/login?next=${encodeURIComponent(pathname + search)}`;
   return (
     <header className="shell__header">
       <div className="shell__header-inner">
@@ -17,18 +23,34 @@ export function AppHeader() {
             Moat
           </span>
         </AppLink>
-        <button
-          type="button"
-          className="language-button"
-          data-testid="open-language"
-          aria-label={t('header.language')}
-          onClick={language.open}
-        >
-          <GlobeIcon size={20} />
-          <span className="language-button__code" aria-hidden="true">
-            {i18n.language.toUpperCase()}
-          </span>
-        </button>
+        <div className="shell__header-actions">
+          {nickname === null ? (
+            <AppLink to={loginTo} className="header-login" data-testid="header-login">
+              {t('header.login')}
+            </AppLink>
+          ) : (
+            <AppLink
+              to="/settings/account"
+              className="header-member"
+              data-testid="header-member"
+              aria-label={t('header.account', { nickname })}
+            >
+              {nickname}
+            </AppLink>
+          )}
+          <button
+            type="button"
+            className="language-button"
+            data-testid="open-language"
+            aria-label={t('header.language')}
+            onClick={language.open}
+          >
+            <GlobeIcon size={20} />
+            <span className="language-button__code" aria-hidden="true">
+              {i18n.language.toUpperCase()}
+            </span>
+          </button>
+        </div>
       </div>
     </header>
   );

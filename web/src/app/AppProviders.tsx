@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { AuthProvider } from '@/shared/auth/AuthProvider';
 import { BridgeProvider } from '@/shared/bridge/BridgeProvider';
 import { ToastProvider } from '@/shared/ui/toast';
 
@@ -15,7 +16,8 @@ function LocalisedBridge({ children }: { children: ReactNode }) {
 }
 
 /**
- * Everything the shell needs from context: data, the mobile bridge, toasts. (The i18n
+ * Everything the shell needs from context: data, the mobile bridge, toasts, the
+ * logged-in member. (The i18n
  * instance reaches react-i18next through `initReactI18next` in shared/i18n, once
  * `initI18n()` has run.)
  * Must be rendered inside a router (the bridge navigates); `App` uses the browser's,
@@ -25,7 +27,9 @@ export function AppProviders({ queryClient, children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <LocalisedBridge>
-        <ToastProvider>{children}</ToastProvider>
+        <ToastProvider>
+          <AuthProvider>{children}</AuthProvider>
+        </ToastProvider>
       </LocalisedBridge>
     </QueryClientProvider>
   );

@@ -1,4 +1,5 @@
 import 'i18next';
+import type { authKo } from '@/features/auth/locales/ko';
 import type { homeKo } from '@/features/home/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
@@ -10,6 +11,7 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof ko;
+      auth: typeof authKo;
       home: typeof homeKo;
       settings: typeof settingsKo;
     };

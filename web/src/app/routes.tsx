@@ -20,6 +20,17 @@ function lazyPage<K extends string>(load: () => Promise<PageModule<K>>, name: K)
 
 const HomePage = lazyPage(() => import('@/features/home/HomePage'), 'HomePage');
 const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 'SettingsPage');
+// The accounts area is one chunk (its pages share most of their code); `/settings/account`
+// checks for a member inside it (`RequireAuth`).
+const loadAuthPages = () => import('@/features/auth/pages');
+const AUTH_ROUTES = [
+  ['/login', lazyPage(loadAuthPages, 'LoginPage')],
+  ['/signup', lazyPage(loadAuthPages, 'SignupPage')],
+  ['/signup/social', lazyPage(loadAuthPages, 'SocialSignupPage')],
+  ['/auth/complete', lazyPage(loadAuthPages, 'AuthCompletePage')],
+  ['/settings/account', lazyPage(loadAuthPages, 'AccountRoute')],
+  ['/u/:nickname', lazyPage(loadAuthPages, 'ProfilePage')],
+] as const;
 const NotFoundPage = lazyPage(() => import('@/features/not-found/NotFoundPage'), 'NotFoundPage');
 
 /** One entry of the navigation (side bar on wide screens, tab bar on narrow ones). */
@@ -31,7 +42,7 @@ export interface NavItem {
   end?: boolean;
 }
 
-/** Only areas that exist are listed. */
+/** Only areas that exist are listed (the account pages are reached from the header, not here). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', labelKey: 'nav.home', icon: HomeIcon, end: true },
   { to: '/settings', labelKey: 'nav.settings', icon: SettingsIcon },
@@ -44,6 +55,9 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<RouteBoundary><HomePage /></RouteBoundary>} />
       <Route path="/settings" element={<RouteBoundary><SettingsPage /></RouteBoundary>} />
+      {AUTH_ROUTES.map(([path, Page]) => (
+        <Route key={path} path={path} element={<RouteBoundary><Page /></RouteBoundary>} />
+      ))}
       <Route path="*" element={<RouteBoundary><NotFoundPage /></RouteBoundary>} />
     </Routes>
   );

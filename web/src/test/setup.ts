@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { resetClock } from '@/shared/auth/clock-measure';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
 
 // jsdom does not scroll; scroll restoration calls this on every navigation.
@@ -18,5 +19,6 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  resetClock();
   delete window.ReactNativeWebView;
 });

@@ -94,7 +94,12 @@ describe('codecs', () => {
     expect(readRaw('MOAT_LOCALE', 'en')).toBe('en');
     expect(readRaw('MOAT_LOCALE', 'fr')).toBeUndefined();
     expect(readRaw('MOAT_LOGIN_PLATFORM', 'kakao')).toBe('kakao');
-    expect(readRaw('MOAT_LOGIN_PLATFORM', 'facebook')).toBeUndefined();
+    expect(readRaw('MOAT_LOGIN_PLATFORM', 'email')).toBe('email');
+    // Any configured OpenID provider id.
+    expect(readRaw('MOAT_LOGIN_PLATFORM', 'corp-sso.v2')).toBe('corp-sso.v2');
+    expect(readRaw('MOAT_LOGIN_PLATFORM', '')).toBeUndefined();
+    expect(readRaw('MOAT_LOGIN_PLATFORM', 'not an id')).toBeUndefined();
+    expect(readRaw('MOAT_LOGIN_PLATFORM', '-x')).toBeUndefined();
     expect(readRaw('MOAT_NEWS_COUNTRY', 'ALL')).toBe('ALL');
     expect(readRaw('MOAT_DIVIDEND_COUNTRY', 'kr')).toBeUndefined();
     expect(readRaw('PORTFOLIO_CURRENCY_MODE', 'ORIGINAL')).toBe('ORIGINAL');

@@ -80,8 +80,17 @@ const decimal: Codec<string> = {
 export const LOCALES = ['ko', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const LOGIN_PLATFORMS = ['email', 'kakao', 'naver', 'google', 'apple'] as const;
-export type LoginPlatform = (typeof LOGIN_PLATFORMS)[number];
+/**
+ * Last log-in platform: `"email"`, or the id of an OpenID provider configured by the
+ * operator (`[[auth.oidc]] id`, e.g. `"kakao"`, `"google"`, `"corp-sso"`).
+ */
+export type LoginPlatform = 'email' | (string & {});
+
+/** `"email"` or a provider id: a letter or digit, then up to 63 letters, digits, `_`, `-`, `.`. */
+const loginPlatform: Codec<LoginPlatform> = {
+  parse: (raw) => (/^[A-Za-z0-9][\w.-]{0,63}$/.test(raw) ? raw : undefined),
+  serialize: (v) => v,
+};
 
 export const COUNTRY_FILTERS = ['KR', 'US', 'ALL'] as const;
 export type CountryFilter = (typeof COUNTRY_FILTERS)[number];
@@ -136,8 +145,8 @@ const CODECS = {
   MOAT_RECENT_STOCKS_2: stringList,
   /** `"ko"` | `"en"`. */
   MOAT_LOCALE: oneOf(LOCALES),
-  /** Last log-in platform: `"email"` | `"kakao"` | `"naver"` | `"google"` | `"apple"`. */
-  MOAT_LOGIN_PLATFORM: oneOf(LOGIN_PLATFORMS),
+  /** Last log-in platform: `"email"` or an OpenID provider id (`"kakao"`, `"google"`, …), stored as is. */
+  MOAT_LOGIN_PLATFORM: loginPlatform,
   /** JSON string[] of queries, newest first. */
   MOAT_COMMUNITY_RECENT_SEARCHES: stringList,
   /** User id of the influencer chosen as the timeline filter. */

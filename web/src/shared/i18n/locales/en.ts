@@ -14,6 +14,8 @@ export const en = {
   header: {
     language: 'Change language',
     homeLink: 'Moat home',
+    login: 'Log in',
+    account: 'My account: {{nickname}}',
   },
   meta: {
     notFound: {
@@ -42,6 +44,9 @@ export const en = {
   toast: {
     dismiss: 'Dismiss notification',
     region: 'Notifications',
+  },
+  auth: {
+    sessionEnded: 'Your session has ended. Please log in again.',
   },
   common: {
     close: 'Close',

@@ -19,6 +19,8 @@ export const ko = {
   header: {
     language: '언어 변경',
     homeLink: 'Moat 홈',
+    login: '로그인',
+    account: '내 계정: {{nickname}}',
   },
   meta: {
     notFound: {
@@ -47,6 +49,9 @@ export const ko = {
   toast: {
     dismiss: '알림 닫기',
     region: '알림',
+  },
+  auth: {
+    sessionEnded: '로그인이 만료되었습니다. 다시 로그인해 주세요.',
   },
   common: {
     close: '닫기',
