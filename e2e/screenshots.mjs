@@ -32,6 +32,9 @@ function shots() {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       list.push({ name: `home-${size}-${locale}`, path: '/', locale, viewport });
       list.push({ name: `settings-${size}-${locale}`, path: '/settings', locale, viewport });
+      list.push({ name: `login-${size}-${locale}`, path: '/login', locale, viewport });
+      list.push({ name: `signup-${size}-${locale}`, path: '/signup', locale, viewport });
+      list.push({ name: `account-${size}-${locale}`, path: '/settings/account', locale, viewport, member: true });
     }
   }
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
@@ -49,6 +52,7 @@ function shots() {
 export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
   await mkdir(outDir, { recursive: true });
   const results = [];
+  const token = await memberToken(env.server.url);
   // One tab per viewport (and user agent), reused: shots differ by URL and stored language.
   const tabs = new Map();
   const tabFor = async (shot) => {
@@ -80,10 +84,18 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
         );
         await page.goto('/__e2e_blank');
       }
-      await page.evaluate((l) => localStorage.setItem('MOAT_LOCALE', l), shot.locale);
+      await page.evaluate(
+        ([l, t]) => {
+          localStorage.setItem('MOAT_LOCALE', l);
+          if (t) localStorage.setItem('AUTH_TOKEN', t);
+          else localStorage.removeItem('AUTH_TOKEN');
+        },
+        [shot.locale, shot.member ? token : null],
+      );
       const app = new AppPage(page);
       await app.goto(shot.path);
-      if (shot.path.startsWith('/settings')) await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+      if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+      if (shot.member) await page.getByTestId('account-nickname').waitFor();
       if (shot.path.includes('language=')) await app.languageDialog.waitFor();
       else await app.languageDialog.waitFor({ state: 'detached' });
     }
@@ -96,6 +108,18 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
   await Promise.all([...tabs.values()].map(({ context }) => context.close()));
   await writeFile(path.join(outDir, 'screenshots.json'), `${JSON.stringify(results, null, 2)}\n`);
   return results;
+}
+
+/** A member for the pages that need one (signed up once per server). */
+async function memberToken(url) {
+  const email = 'screenshots@example.com';
+  const password = 'screenshots password 1';
+  const post = (route, body) =>
+    fetch(`${url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  let response = await post('/api/auth/signup', { email, password, nickname: '개미투자자' });
+  if (response.status === 409) response = await post('/api/auth/login', { email, password });
+  if (!response.ok) throw new Error(`cannot get a member for screenshots: HTTP ${response.status}`);
+  return (await response.json()).token;
 }
 
 // Run as a script.

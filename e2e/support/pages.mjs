@@ -13,6 +13,9 @@ import { TIMEOUT_MS, eventually } from './fixtures.mjs';
 const PAGE_HEADINGS = {
   '/': '#main .home h1',
   '/settings': '#main .settings h1',
+  '/login': '#main [data-testid="login-form"]',
+  '/signup': '#main [data-testid="signup-form"]',
+  '/settings/account': '#main [data-testid="account-page"] h1',
 };
 const NOT_FOUND_HEADING = '#main [data-testid="not-found"] h1';
 

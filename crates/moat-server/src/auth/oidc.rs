@@ -462,15 +462,40 @@ async fn exchange(
             &Nonce::new(pending.nonce.clone()),
         )
         .context("ID token rejected")?;
-    let email = claims
-        .email()
-        .filter(|_| claims.email_verified() != Some(false))
-        .map(|e| super::validate::normalize_email(e))
-        .filter(|e| super::validate::check_email(e).is_none());
+    let mut email = usable_email(claims.email(), claims.email_verified());
+    // In the code flow many providers put profile claims only in the UserInfo answer
+    // (OpenID Connect Core §5.4); ask it, bound to the ID token's subject.
+    if email.is_none() {
+        if let Ok(request) = client.user_info(
+            openidconnect::OAuth2TokenResponse::access_token(&response).clone(),
+            Some(claims.subject().clone()),
+        ) {
+            match request.request_async(&providers.http).await {
+                Ok(info) => {
+                    let info: openidconnect::core::CoreUserInfoClaims = info;
+                    email = usable_email(info.email(), info.email_verified());
+                }
+                Err(e) => {
+                    tracing::info!(provider = %provider.id, error = %e, "UserInfo request failed; continuing without an email")
+                }
+            }
+        }
+    }
     Ok(VerifiedIdentity {
         subject: claims.subject().to_string(),
         email,
     })
+}
+
+/// A provider's email, when it is not marked unverified and is a valid address.
+fn usable_email(
+    email: Option<&openidconnect::EndUserEmail>,
+    verified: Option<bool>,
+) -> Option<String> {
+    email
+        .filter(|_| verified != Some(false))
+        .map(|e| super::validate::normalize_email(e))
+        .filter(|e| super::validate::check_email(e).is_none())
 }
 
 /// Known identity → log in; unknown identity with a member's email → link ticket;
