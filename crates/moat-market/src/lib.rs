@@ -3,9 +3,15 @@
 //! each real provider's answers are read. No HTTP routes and no SQL: the server
 //! wires these into storage and the API (see `docs/market.md`).
 
+pub mod calendar;
+pub mod catalog;
 pub mod instrument;
 pub mod price;
 pub mod provider;
+pub mod providers;
+pub mod search;
+pub mod simulator;
+pub mod ticks;
 
 pub use instrument::{Board, Exchange, Instrument, InstrumentId, Kind, ParseIdError};
 pub use instrument::Market;

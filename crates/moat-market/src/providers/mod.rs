@@ -1,0 +1,1 @@
+//! Adapters for real public sources (being written).
