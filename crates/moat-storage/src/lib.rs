@@ -3,6 +3,7 @@
 //! the trait only; each backend owns its SQL and its migrations.
 
 pub mod accounts;
+pub mod market;
 mod postgres;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -16,6 +17,7 @@ pub use accounts::{
     AccountStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
     Ticket, TicketKind, User,
 };
+pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
 
@@ -101,9 +103,10 @@ impl Default for ConnectOptions {
 }
 
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
-/// operations are a sub-trait (accounts: [`AccountStorage`]).
+/// operations are a sub-trait (accounts: [`AccountStorage`], market data:
+/// [`MarketStorage`]).
 #[async_trait]
-pub trait Storage: AccountStorage + Send + Sync + 'static {
+pub trait Storage: AccountStorage + MarketStorage + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Applies every pending migration.

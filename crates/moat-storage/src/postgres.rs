@@ -38,6 +38,7 @@ impl PostgresStorage {
 }
 
 crate::accounts::impl_account_storage!(PostgresStorage);
+crate::market::impl_market_storage!(PostgresStorage, sqlx::Postgres);
 
 #[async_trait]
 impl Storage for PostgresStorage {

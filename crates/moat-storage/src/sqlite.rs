@@ -44,6 +44,7 @@ impl SqliteStorage {
 }
 
 crate::accounts::impl_account_storage!(SqliteStorage);
+crate::market::impl_market_storage!(SqliteStorage, sqlx::Sqlite);
 
 #[async_trait]
 impl Storage for SqliteStorage {

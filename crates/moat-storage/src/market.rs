@@ -1,0 +1,675 @@
+//! Market data: instruments, daily candles, intraday bars, latest quotes, FX rates,
+//! members' favourites and the providers' status (docs/market.md).
+//!
+//! Prices are stored as exact decimal strings on both backends and parsed back into
+//! [`Decimal`]; batches are written in one transaction with multi-row inserts. As in
+//! `accounts`, the SQL is portable and one implementation serves both pools.
+
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use moat_market::{
+    Bar, Board, DailyCandle, FxRate, Instrument, InstrumentId, Kind, Quote, QuoteState,
+};
+use rust_decimal::Decimal;
+
+use crate::StorageError;
+
+/// Rows per multi-row `INSERT` (well under both backends' bind-parameter limits).
+pub const INSERT_CHUNK_ROWS: usize = 500;
+/// Most favourites a member keeps.
+pub const MAX_FAVORITES: usize = 100;
+
+/// What a market's provider last did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderStatus {
+    pub market: String,
+    pub provider: String,
+    pub last_success: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<DateTime<Utc>>,
+}
+
+/// Market data operations.
+#[async_trait]
+pub trait MarketStorage {
+    /// Inserts or updates instruments (by id) in one transaction; returns how many.
+    async fn upsert_instruments(&self, instruments: &[Instrument]) -> Result<u64, StorageError>;
+
+    /// Every instrument, by id.
+    async fn list_instruments(&self) -> Result<Vec<Instrument>, StorageError>;
+
+    async fn instrument(&self, id: &InstrumentId) -> Result<Option<Instrument>, StorageError>;
+
+    /// Inserts or replaces candles of one instrument in one transaction.
+    async fn upsert_daily_candles(
+        &self,
+        id: &InstrumentId,
+        candles: &[DailyCandle],
+        source: &str,
+    ) -> Result<(), StorageError>;
+
+    /// Candles in `from..=to`, oldest first.
+    async fn daily_candles(
+        &self,
+        id: &InstrumentId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<DailyCandle>, StorageError>;
+
+    /// The latest candle date of every instrument that has candles.
+    async fn latest_candle_dates(&self) -> Result<Vec<(InstrumentId, NaiveDate)>, StorageError>;
+
+    async fn upsert_intraday_bars(
+        &self,
+        id: &InstrumentId,
+        bars: &[Bar],
+        source: &str,
+    ) -> Result<(), StorageError>;
+
+    /// Bars starting in `from..to`, oldest first.
+    async fn intraday_bars(
+        &self,
+        id: &InstrumentId,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<Vec<Bar>, StorageError>;
+
+    async fn upsert_quotes(&self, quotes: &[Quote]) -> Result<(), StorageError>;
+
+    async fn list_quotes(&self) -> Result<Vec<Quote>, StorageError>;
+
+    async fn upsert_fx_rates(&self, rates: &[FxRate], source: &str) -> Result<(), StorageError>;
+
+    /// Rates of `base` in `quote` for `from..=to`, oldest first.
+    async fn fx_rates(
+        &self,
+        base: &str,
+        quote: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<FxRate>, StorageError>;
+
+    /// A member's favourites, in their order.
+    async fn favorites(&self, user_id: i64) -> Result<Vec<InstrumentId>, StorageError>;
+
+    /// Replaces a member's favourites with `ids`, in that order. Unknown instruments
+    /// fail with `Invalid` and change nothing.
+    async fn set_favorites(&self, user_id: i64, ids: &[InstrumentId]) -> Result<(), StorageError>;
+
+    async fn record_provider_success(
+        &self,
+        market: &str,
+        provider: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StorageError>;
+
+    async fn record_provider_error(
+        &self,
+        market: &str,
+        provider: &str,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StorageError>;
+
+    async fn provider_statuses(&self) -> Result<Vec<ProviderStatus>, StorageError>;
+}
+
+pub(crate) fn dec(s: &str) -> Result<Decimal, StorageError> {
+    s.parse()
+        .map_err(|_| StorageError::Invalid("stored price is not a decimal"))
+}
+
+pub(crate) fn id(s: &str) -> Result<InstrumentId, StorageError> {
+    s.parse()
+        .map_err(|_| StorageError::Invalid("stored instrument id is malformed"))
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct InstrumentRow {
+    pub id: String,
+    pub kind: String,
+    pub board: Option<String>,
+    pub currency: String,
+    pub country: String,
+    pub name_ko: String,
+    pub name_en: String,
+    pub sector: String,
+    pub shares_outstanding: Option<i64>,
+    pub reference_price: Option<String>,
+    pub popularity: i64,
+    pub aliases: String,
+}
+
+impl InstrumentRow {
+    pub(crate) fn into_instrument(self) -> Result<Instrument, StorageError> {
+        Ok(Instrument {
+            id: id(&self.id)?,
+            kind: Kind::parse(&self.kind).ok_or(StorageError::Invalid("stored kind is unknown"))?,
+            board: self.board.as_deref().and_then(Board::parse),
+            currency: self.currency,
+            country: self.country,
+            name_ko: self.name_ko,
+            name_en: self.name_en,
+            sector: self.sector,
+            shares_outstanding: self.shares_outstanding,
+            reference_price: self.reference_price.as_deref().map(dec).transpose()?,
+            popularity: self.popularity as i32,
+            aliases: self
+                .aliases
+                .split('|')
+                .filter(|a| !a.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct CandleRow {
+    pub date: NaiveDate,
+    pub open: String,
+    pub high: String,
+    pub low: String,
+    pub close: String,
+    pub volume: i64,
+}
+
+impl CandleRow {
+    pub(crate) fn into_candle(self) -> Result<DailyCandle, StorageError> {
+        Ok(DailyCandle {
+            date: self.date,
+            open: dec(&self.open)?,
+            high: dec(&self.high)?,
+            low: dec(&self.low)?,
+            close: dec(&self.close)?,
+            volume: self.volume,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct BarRow {
+    pub start: DateTime<Utc>,
+    pub open: String,
+    pub high: String,
+    pub low: String,
+    pub close: String,
+    pub volume: i64,
+}
+
+impl BarRow {
+    pub(crate) fn into_bar(self) -> Result<Bar, StorageError> {
+        Ok(Bar {
+            start: self.start,
+            open: dec(&self.open)?,
+            high: dec(&self.high)?,
+            low: dec(&self.low)?,
+            close: dec(&self.close)?,
+            volume: self.volume,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct QuoteRow {
+    pub instrument_id: String,
+    pub price: String,
+    pub previous_close: String,
+    pub open: String,
+    pub high: String,
+    pub low: String,
+    pub volume: i64,
+    pub as_of: DateTime<Utc>,
+    pub state: String,
+    pub source: String,
+    pub simulated: bool,
+}
+
+pub(crate) fn state_str(state: QuoteState) -> &'static str {
+    match state {
+        QuoteState::Live => "live",
+        QuoteState::Delayed => "delayed",
+        QuoteState::Stale => "stale",
+        QuoteState::Closed => "closed",
+    }
+}
+
+impl QuoteRow {
+    pub(crate) fn into_quote(self) -> Result<Quote, StorageError> {
+        Ok(Quote {
+            instrument_id: id(&self.instrument_id)?,
+            price: dec(&self.price)?,
+            previous_close: dec(&self.previous_close)?,
+            open: dec(&self.open)?,
+            high: dec(&self.high)?,
+            low: dec(&self.low)?,
+            volume: self.volume,
+            as_of: self.as_of,
+            state: match self.state.as_str() {
+                "live" => QuoteState::Live,
+                "delayed" => QuoteState::Delayed,
+                "closed" => QuoteState::Closed,
+                _ => QuoteState::Stale,
+            },
+            source: self.source,
+            simulated: self.simulated,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct FxRow {
+    pub base: String,
+    pub quote: String,
+    pub date: NaiveDate,
+    pub rate: String,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct StatusRow {
+    pub market: String,
+    pub provider: String,
+    pub last_success: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<DateTime<Utc>>,
+}
+
+/// Implements [`MarketStorage`] for a storage type with a `pool` field.
+macro_rules! impl_market_storage {
+    ($ty:ty, $db:ty) => {
+        #[async_trait::async_trait]
+        impl $crate::market::MarketStorage for $ty {
+            async fn upsert_instruments(
+                &self,
+                instruments: &[moat_market::Instrument],
+            ) -> Result<u64, $crate::StorageError> {
+                let now = chrono::Utc::now();
+                let mut tx = self.pool.begin().await?;
+                for chunk in instruments.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO instruments (id, exchange, symbol, kind, board, currency, country, name_ko, name_en, sector, shares_outstanding, reference_price, popularity, aliases, updated_at) ",
+                    );
+                    q.push_values(chunk, |mut b, i| {
+                        b.push_bind(i.id.to_string())
+                            .push_bind(i.id.exchange().as_str())
+                            .push_bind(i.id.symbol().to_owned())
+                            .push_bind(i.kind.as_str())
+                            .push_bind(i.board.map(|b| b.as_str()))
+                            .push_bind(i.currency.clone())
+                            .push_bind(i.country.clone())
+                            .push_bind(i.name_ko.clone())
+                            .push_bind(i.name_en.clone())
+                            .push_bind(i.sector.clone())
+                            .push_bind(i.shares_outstanding)
+                            .push_bind(i.reference_price.map(|p| p.to_string()))
+                            .push_bind(i64::from(i.popularity))
+                            .push_bind(i.aliases.join("|"))
+                            .push_bind(now);
+                    });
+                    q.push(
+                        " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, board = excluded.board,
+                          currency = excluded.currency, country = excluded.country,
+                          name_ko = excluded.name_ko, name_en = excluded.name_en,
+                          sector = excluded.sector,
+                          shares_outstanding = COALESCE(excluded.shares_outstanding, instruments.shares_outstanding),
+                          reference_price = COALESCE(excluded.reference_price, instruments.reference_price),
+                          popularity = excluded.popularity, aliases = excluded.aliases,
+                          updated_at = excluded.updated_at",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(instruments.len() as u64)
+            }
+
+            async fn list_instruments(
+                &self,
+            ) -> Result<Vec<moat_market::Instrument>, $crate::StorageError> {
+                let rows: Vec<$crate::market::InstrumentRow> = sqlx::query_as(
+                    "SELECT id, kind, board, currency, country, name_ko, name_en, sector, shares_outstanding, reference_price, popularity, aliases
+                     FROM instruments ORDER BY id",
+                )
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter().map(|r| r.into_instrument()).collect()
+            }
+
+            async fn instrument(
+                &self,
+                id: &moat_market::InstrumentId,
+            ) -> Result<Option<moat_market::Instrument>, $crate::StorageError> {
+                let row: Option<$crate::market::InstrumentRow> = sqlx::query_as(
+                    "SELECT id, kind, board, currency, country, name_ko, name_en, sector, shares_outstanding, reference_price, popularity, aliases
+                     FROM instruments WHERE id = $1",
+                )
+                .bind(id.to_string())
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|r| r.into_instrument()).transpose()
+            }
+
+            async fn upsert_daily_candles(
+                &self,
+                id: &moat_market::InstrumentId,
+                candles: &[moat_market::DailyCandle],
+                source: &str,
+            ) -> Result<(), $crate::StorageError> {
+                let id = id.to_string();
+                let mut tx = self.pool.begin().await?;
+                for chunk in candles.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO daily_candles (instrument_id, date, open, high, low, close, volume, source) ",
+                    );
+                    q.push_values(chunk, |mut b, c| {
+                        b.push_bind(id.clone())
+                            .push_bind(c.date)
+                            .push_bind(c.open.to_string())
+                            .push_bind(c.high.to_string())
+                            .push_bind(c.low.to_string())
+                            .push_bind(c.close.to_string())
+                            .push_bind(c.volume)
+                            .push_bind(source.to_owned());
+                    });
+                    q.push(
+                        " ON CONFLICT (instrument_id, date) DO UPDATE SET open = excluded.open,
+                          high = excluded.high, low = excluded.low, close = excluded.close,
+                          volume = excluded.volume, source = excluded.source",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn daily_candles(
+                &self,
+                id: &moat_market::InstrumentId,
+                from: chrono::NaiveDate,
+                to: chrono::NaiveDate,
+            ) -> Result<Vec<moat_market::DailyCandle>, $crate::StorageError> {
+                let rows: Vec<$crate::market::CandleRow> = sqlx::query_as(
+                    "SELECT date, open, high, low, close, volume FROM daily_candles
+                     WHERE instrument_id = $1 AND date >= $2 AND date <= $3 ORDER BY date",
+                )
+                .bind(id.to_string())
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter().map(|r| r.into_candle()).collect()
+            }
+
+            async fn latest_candle_dates(
+                &self,
+            ) -> Result<Vec<(moat_market::InstrumentId, chrono::NaiveDate)>, $crate::StorageError>
+            {
+                let rows: Vec<(String, chrono::NaiveDate)> = sqlx::query_as(
+                    "SELECT instrument_id, MAX(date) FROM daily_candles GROUP BY instrument_id",
+                )
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map(|(i, d)| Ok(($crate::market::id(&i)?, d)))
+                    .collect()
+            }
+
+            async fn upsert_intraday_bars(
+                &self,
+                id: &moat_market::InstrumentId,
+                bars: &[moat_market::Bar],
+                source: &str,
+            ) -> Result<(), $crate::StorageError> {
+                let id = id.to_string();
+                let mut tx = self.pool.begin().await?;
+                for chunk in bars.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO intraday_bars (instrument_id, start, open, high, low, close, volume, source) ",
+                    );
+                    q.push_values(chunk, |mut b, c| {
+                        b.push_bind(id.clone())
+                            .push_bind(c.start)
+                            .push_bind(c.open.to_string())
+                            .push_bind(c.high.to_string())
+                            .push_bind(c.low.to_string())
+                            .push_bind(c.close.to_string())
+                            .push_bind(c.volume)
+                            .push_bind(source.to_owned());
+                    });
+                    q.push(
+                        " ON CONFLICT (instrument_id, start) DO UPDATE SET open = excluded.open,
+                          high = excluded.high, low = excluded.low, close = excluded.close,
+                          volume = excluded.volume, source = excluded.source",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn intraday_bars(
+                &self,
+                id: &moat_market::InstrumentId,
+                from: chrono::DateTime<chrono::Utc>,
+                to: chrono::DateTime<chrono::Utc>,
+            ) -> Result<Vec<moat_market::Bar>, $crate::StorageError> {
+                let rows: Vec<$crate::market::BarRow> = sqlx::query_as(
+                    "SELECT start, open, high, low, close, volume FROM intraday_bars
+                     WHERE instrument_id = $1 AND start >= $2 AND start < $3 ORDER BY start",
+                )
+                .bind(id.to_string())
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter().map(|r| r.into_bar()).collect()
+            }
+
+            async fn upsert_quotes(
+                &self,
+                quotes: &[moat_market::Quote],
+            ) -> Result<(), $crate::StorageError> {
+                let mut tx = self.pool.begin().await?;
+                for chunk in quotes.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO quotes (instrument_id, price, previous_close, open, high, low, volume, as_of, state, source, simulated) ",
+                    );
+                    q.push_values(chunk, |mut b, x| {
+                        b.push_bind(x.instrument_id.to_string())
+                            .push_bind(x.price.to_string())
+                            .push_bind(x.previous_close.to_string())
+                            .push_bind(x.open.to_string())
+                            .push_bind(x.high.to_string())
+                            .push_bind(x.low.to_string())
+                            .push_bind(x.volume)
+                            .push_bind(x.as_of)
+                            .push_bind($crate::market::state_str(x.state))
+                            .push_bind(x.source.clone())
+                            .push_bind(x.simulated);
+                    });
+                    q.push(
+                        " ON CONFLICT (instrument_id) DO UPDATE SET price = excluded.price,
+                          previous_close = excluded.previous_close, open = excluded.open,
+                          high = excluded.high, low = excluded.low, volume = excluded.volume,
+                          as_of = excluded.as_of, state = excluded.state,
+                          source = excluded.source, simulated = excluded.simulated",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn list_quotes(&self) -> Result<Vec<moat_market::Quote>, $crate::StorageError> {
+                let rows: Vec<$crate::market::QuoteRow> = sqlx::query_as(
+                    "SELECT instrument_id, price, previous_close, open, high, low, volume, as_of, state, source, simulated FROM quotes",
+                )
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter().map(|r| r.into_quote()).collect()
+            }
+
+            async fn upsert_fx_rates(
+                &self,
+                rates: &[moat_market::FxRate],
+                source: &str,
+            ) -> Result<(), $crate::StorageError> {
+                let mut tx = self.pool.begin().await?;
+                for chunk in rates.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO fx_rates (base, quote, date, rate, source) ",
+                    );
+                    q.push_values(chunk, |mut b, r| {
+                        b.push_bind(r.base.clone())
+                            .push_bind(r.quote.clone())
+                            .push_bind(r.date)
+                            .push_bind(r.rate.to_string())
+                            .push_bind(source.to_owned());
+                    });
+                    q.push(
+                        " ON CONFLICT (base, quote, date) DO UPDATE SET rate = excluded.rate, source = excluded.source",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn fx_rates(
+                &self,
+                base: &str,
+                quote: &str,
+                from: chrono::NaiveDate,
+                to: chrono::NaiveDate,
+            ) -> Result<Vec<moat_market::FxRate>, $crate::StorageError> {
+                let rows: Vec<$crate::market::FxRow> = sqlx::query_as(
+                    "SELECT base, quote, date, rate FROM fx_rates
+                     WHERE base = $1 AND quote = $2 AND date >= $3 AND date <= $4 ORDER BY date",
+                )
+                .bind(base)
+                .bind(quote)
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map(|r| {
+                        Ok(moat_market::FxRate {
+                            rate: $crate::market::dec(&r.rate)?,
+                            base: r.base,
+                            quote: r.quote,
+                            date: r.date,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn favorites(
+                &self,
+                user_id: i64,
+            ) -> Result<Vec<moat_market::InstrumentId>, $crate::StorageError> {
+                let rows: Vec<String> = sqlx::query_scalar(
+                    "SELECT instrument_id FROM favorites WHERE user_id = $1 ORDER BY position",
+                )
+                .bind(user_id)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(|i| $crate::market::id(i)).collect()
+            }
+
+            async fn set_favorites(
+                &self,
+                user_id: i64,
+                ids: &[moat_market::InstrumentId],
+            ) -> Result<(), $crate::StorageError> {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query("DELETE FROM favorites WHERE user_id = $1")
+                    .bind(user_id)
+                    .execute(&mut *tx)
+                    .await?;
+                if !ids.is_empty() {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO favorites (user_id, instrument_id, position) ",
+                    );
+                    q.push_values(ids.iter().enumerate(), |mut b, (i, id)| {
+                        b.push_bind(user_id)
+                            .push_bind(id.to_string())
+                            .push_bind(i as i64);
+                    });
+                    q.build().execute(&mut *tx).await.map_err(|e| {
+                        match e.as_database_error().map(|d| d.kind()) {
+                            Some(sqlx::error::ErrorKind::ForeignKeyViolation) => {
+                                $crate::StorageError::Invalid("unknown instrument")
+                            }
+                            Some(sqlx::error::ErrorKind::UniqueViolation) => {
+                                $crate::StorageError::Invalid("duplicate instrument")
+                            }
+                            _ => e.into(),
+                        }
+                    })?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn record_provider_success(
+                &self,
+                market: &str,
+                provider: &str,
+                at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::StorageError> {
+                sqlx::query(
+                    "INSERT INTO provider_status (market, provider, last_success) VALUES ($1, $2, $3)
+                     ON CONFLICT (market) DO UPDATE SET provider = excluded.provider, last_success = excluded.last_success",
+                )
+                .bind(market)
+                .bind(provider)
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn record_provider_error(
+                &self,
+                market: &str,
+                provider: &str,
+                error: &str,
+                at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::StorageError> {
+                sqlx::query(
+                    "INSERT INTO provider_status (market, provider, last_error, last_error_at) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (market) DO UPDATE SET provider = excluded.provider,
+                       last_error = excluded.last_error, last_error_at = excluded.last_error_at",
+                )
+                .bind(market)
+                .bind(provider)
+                .bind(error)
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn provider_statuses(
+                &self,
+            ) -> Result<Vec<$crate::market::ProviderStatus>, $crate::StorageError> {
+                let rows: Vec<$crate::market::StatusRow> = sqlx::query_as(
+                    "SELECT market, provider, last_success, last_error, last_error_at FROM provider_status ORDER BY market",
+                )
+                .fetch_all(&self.pool)
+                .await?;
+                Ok(rows
+                    .into_iter()
+                    .map(|r| $crate::market::ProviderStatus {
+                        market: r.market,
+                        provider: r.provider,
+                        last_success: r.last_success,
+                        last_error: r.last_error,
+                        last_error_at: r.last_error_at,
+                    })
+                    .collect())
+            }
+        }
+    };
+}
+pub(crate) use impl_market_storage;
