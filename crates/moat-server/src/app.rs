@@ -15,6 +15,7 @@ pub struct AppState {
     pub storage: Arc<dyn Storage>,
     pub assets: Arc<http::assets::Assets>,
     pub auth: Arc<crate::auth::Auth>,
+    pub market: Arc<crate::market::MarketService>,
     pub started_at: Instant,
 }
 
@@ -60,6 +61,10 @@ impl Application {
         }
         let auth = crate::auth::Auth::new(&config.auth, &config.data_dir)
             .context("cannot set up accounts")?;
+        let market = crate::market::MarketService::start(storage.clone(), &config.market)
+            .await
+            .context("cannot load market data")?;
+        market.spawn_jobs();
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
             .await
@@ -67,6 +72,7 @@ impl Application {
         let state = AppState {
             assets: Arc::new(http::assets::Assets::load(&config)),
             auth: Arc::new(auth),
+            market,
             config: Arc::new(config),
             storage,
             started_at: Instant::now(),

@@ -47,6 +47,67 @@ pub struct Config {
     /// Accounts and sign-in (`[auth]`, `[[auth.oidc]]`).
     #[serde(default)]
     pub auth: AuthConfig,
+    /// Market data providers and the live stream (`[market]`).
+    #[serde(default)]
+    pub market: MarketConfig,
+}
+
+/// `[market]`: which provider serves each market, and stream limits (docs/market.md).
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MarketConfig {
+    /// Provider of Korean prices: `simulator`, `yahoo` or `alpha_vantage`.
+    pub krx: String,
+    /// Provider of US prices: `simulator`, `yahoo` or `alpha_vantage`.
+    pub us: String,
+    /// Provider of FX rates: `simulator`, `ecb`, `yahoo` or `alpha_vantage`.
+    pub fx: String,
+    /// The Alpha Vantage API key (needed when a market uses `alpha_vantage`).
+    pub alpha_vantage_key: String,
+    /// Seconds between quote polls of a real provider.
+    pub poll_secs: u64,
+    /// Base URL of Yahoo Finance (tests point it at a local server).
+    pub yahoo_url: String,
+    /// Base URL of Alpha Vantage.
+    pub alpha_vantage_url: String,
+    /// Years of daily history the simulator backfills on first start (0: none).
+    pub backfill_years: u32,
+    /// WebSocket connections one instance accepts on `/api/stream`.
+    pub max_stream_connections: usize,
+}
+
+impl Default for MarketConfig {
+    fn default() -> Self {
+        Self {
+            krx: "simulator".into(),
+            us: "simulator".into(),
+            fx: "simulator".into(),
+            alpha_vantage_key: String::new(),
+            poll_secs: 60,
+            yahoo_url: moat_market::providers::yahoo::DEFAULT_BASE_URL.into(),
+            alpha_vantage_url: moat_market::providers::alpha_vantage::DEFAULT_BASE_URL.into(),
+            backfill_years: 5,
+            max_stream_connections: 10_000,
+        }
+    }
+}
+
+impl fmt::Debug for MarketConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MarketConfig")
+            .field("krx", &self.krx)
+            .field("us", &self.us)
+            .field("fx", &self.fx)
+            .field(
+                "alpha_vantage_key",
+                &if self.alpha_vantage_key.is_empty() {
+                    ""
+                } else {
+                    "***"
+                },
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 /// `[auth]`: tokens, limits and the OpenID Connect providers (docs/accounts.md).
@@ -135,6 +196,7 @@ impl Default for Config {
             shutdown_grace_secs: 10,
             delayed_scripts: Vec::new(),
             auth: AuthConfig::default(),
+            market: MarketConfig::default(),
         }
     }
 }
@@ -162,6 +224,19 @@ const AUTH_ENV_KEYS: &[&str] = &[
     "token_key",
     "token_lifetime_days",
     "signups_per_ip_per_hour",
+];
+
+/// `[market]` keys read from `MOAT_MARKET_…` (e.g. `MOAT_MARKET_ALPHA_VANTAGE_KEY`).
+const MARKET_ENV_KEYS: &[&str] = &[
+    "krx",
+    "us",
+    "fx",
+    "alpha_vantage_key",
+    "poll_secs",
+    "yahoo_url",
+    "alpha_vantage_url",
+    "backfill_years",
+    "max_stream_connections",
 ];
 
 /// Values given on the command line; `None` leaves the lower layers in charge.
@@ -212,6 +287,11 @@ impl Config {
                     .only(AUTH_ENV_KEYS)
                     .map(|k| format!("auth.{k}").into()),
             )
+            .merge(
+                Env::prefixed("MOAT_MARKET_")
+                    .only(MARKET_ENV_KEYS)
+                    .map(|k| format!("market.{k}").into()),
+            )
             .merge(Serialized::defaults(overrides));
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
@@ -250,7 +330,50 @@ impl Config {
                 )));
             }
         }
-        self.validate_auth()
+        self.validate_auth()?;
+        self.validate_market()
+    }
+
+    fn validate_market(&self) -> Result<(), ConfigError> {
+        let m = &self.market;
+        let prices = ["simulator", "yahoo", "alpha_vantage"];
+        for (key, value, allowed) in [
+            ("krx", &m.krx, &prices[..]),
+            ("us", &m.us, &prices[..]),
+            (
+                "fx",
+                &m.fx,
+                &["simulator", "ecb", "yahoo", "alpha_vantage"][..],
+            ),
+        ] {
+            if !allowed.contains(&value.as_str()) {
+                return Err(ConfigError(format!(
+                    "invalid value for `market.{key}`: {value:?} (one of {})",
+                    allowed.join(", ")
+                )));
+            }
+            if value == "alpha_vantage" && m.alpha_vantage_key.is_empty() {
+                return Err(ConfigError(format!(
+                    "`market.{key}` is alpha_vantage: set `market.alpha_vantage_key` (MOAT_MARKET_ALPHA_VANTAGE_KEY)"
+                )));
+            }
+        }
+        if m.poll_secs < 5 {
+            return Err(ConfigError(
+                "invalid value for `market.poll_secs`: at least 5".into(),
+            ));
+        }
+        if m.backfill_years > 30 {
+            return Err(ConfigError(
+                "invalid value for `market.backfill_years`: 0 to 30".into(),
+            ));
+        }
+        if m.max_stream_connections == 0 {
+            return Err(ConfigError(
+                "invalid value for `market.max_stream_connections`: at least 1".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn validate_auth(&self) -> Result<(), ConfigError> {
@@ -395,6 +518,25 @@ signups_per_ip_per_hour = {signups}
 # preset = "google"
 # client_id = "…"
 # client_secret = "…"
+
+[market]
+# Where prices come from, per market: "simulator" (deterministic simulated prices,
+# works offline, labelled as simulated), "yahoo" (Yahoo Finance, delayed, no key) or
+# "alpha_vantage" (needs alpha_vantage_key). FX also takes "ecb" (daily reference rates).
+krx = "{krx}"
+us = "{us}"
+fx = "{fx}"
+# Also MOAT_MARKET_ALPHA_VANTAGE_KEY.
+alpha_vantage_key = ""
+# Seconds between quote polls of a real provider (the simulator ticks every 2 s).
+poll_secs = {poll}
+# Where the real providers are reached.
+yahoo_url = "{yahoo_url}"
+alpha_vantage_url = "{av_url}"
+# Years of daily history the simulator writes on first start.
+backfill_years = {backfill}
+# Live-quote WebSocket connections one instance accepts.
+max_stream_connections = {max_stream}
 "#,
             host = d.host,
             port = d.port,
@@ -406,6 +548,14 @@ signups_per_ip_per_hour = {signups}
             grace = d.shutdown_grace_secs,
             lifetime = d.auth.token_lifetime_days,
             signups = d.auth.signups_per_ip_per_hour,
+            krx = d.market.krx,
+            us = d.market.us,
+            fx = d.market.fx,
+            poll = d.market.poll_secs,
+            yahoo_url = d.market.yahoo_url,
+            av_url = d.market.alpha_vantage_url,
+            backfill = d.market.backfill_years,
+            max_stream = d.market.max_stream_connections,
         )
     }
 }

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod http;
 pub mod logging;
+pub mod market;
 
 pub use app::{launch, AppState, Application};
 pub use config::Config;

@@ -29,7 +29,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{auth, AppState};
+use crate::{auth, market, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -38,7 +38,7 @@ use error::ApiError;
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
     modifiers(&BearerAuth),
-    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"))
+    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"), (name = "market"))
 )]
 struct ApiDoc;
 
@@ -85,6 +85,17 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::oidc::start))
         .routes(routes!(auth::oidc::callback, auth::oidc::callback_form))
         .routes(routes!(auth::routes::oidc_signup))
+        .routes(routes!(market::routes::search))
+        .routes(routes!(market::routes::get_instrument))
+        .routes(routes!(market::routes::get_quote))
+        .routes(routes!(market::routes::get_candles))
+        .routes(routes!(market::routes::get_fx))
+        .routes(routes!(market::routes::overview))
+        .routes(routes!(market::routes::providers))
+        .routes(routes!(
+            market::routes::get_favorites,
+            market::routes::put_favorites
+        ))
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -109,6 +120,7 @@ pub fn router(state: AppState) -> Router {
             "/api/openapi.json",
             get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc_json) }),
         )
+        .route("/api/stream", get(market::stream::upgrade))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(middleware::from_fn(auth::extract::renew_tokens));
@@ -198,8 +210,12 @@ mod tests {
             ..Config::default()
         };
         let auth = crate::auth::Auth::new(&config.auth, &db_dir).unwrap();
+        let market = crate::market::MarketService::start(storage.clone(), &config.market)
+            .await
+            .unwrap();
         let state = AppState {
             auth: Arc::new(auth),
+            market,
             assets: Arc::new(assets::Assets::load(&config)),
             config: Arc::new(config),
             storage,

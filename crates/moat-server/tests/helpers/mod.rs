@@ -69,6 +69,12 @@ impl TestApp {
             body_limit_bytes: 64 * 1024,
             webview_host: true,
             shutdown_grace_secs: 1,
+            // No price history unless a test asks for it: a 5-year backfill per test
+            // would cost seconds each.
+            market: moat_server::config::MarketConfig {
+                backfill_years: 0,
+                ..Default::default()
+            },
             ..Config::default()
         };
         tweak(&mut config);

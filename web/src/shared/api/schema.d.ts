@@ -150,6 +150,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fx/{pair}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily FX rates of a pair (`USDKRW`: one USD in KRW). */
+        get: operations["get_fx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ranked instrument search. */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One instrument with its quote and key figures. */
+        get: operations["get_instrument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/{id}/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Candles for a chart range. */
+        get: operations["get_candles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/{id}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest quote. */
+        get: operations["get_quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Indices, USD/KRW and the day's biggest movers among stocks. */
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers per market (operators only). */
+        get: operations["providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -182,6 +301,24 @@ export interface paths {
         /** Everything stored about the member, as a JSON download. */
         get: operations["export_me"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's favourites, in their order. */
+        get: operations["get_favorites"];
+        /** Replaces the member's favourites with `ids`, in that order. */
+        put: operations["put_favorites"];
         post?: never;
         delete?: never;
         options?: never;
@@ -287,6 +424,27 @@ export interface components {
             error?: string | null;
             state?: string | null;
         };
+        /**
+         * @description One candle: `t` is the start in Unix seconds (00:00 UTC of the date for daily and
+         *     weekly candles); prices are decimal strings.
+         */
+        CandleDto: {
+            c: string;
+            h: string;
+            l: string;
+            o: string;
+            /** Format: int64 */
+            t: number;
+            /** Format: int64 */
+            v: number;
+        };
+        CandlesDto: {
+            candles: components["schemas"]["CandleDto"][];
+            instrument_id: string;
+            /** @description `5m`, `30m`, `1d` or `1w`. */
+            interval: string;
+            range: components["schemas"]["Range"];
+        };
         ChangePasswordRequest: {
             /** @description Required when the account has a password. */
             current_password?: string | null;
@@ -329,9 +487,48 @@ export interface components {
             /** Format: int64 */
             revoked_at?: number | null;
         };
+        FavoritesRequest: {
+            /** @description Instrument ids in the order to keep (at most 100, no duplicates). */
+            ids: string[];
+        };
+        FxDto: {
+            pair: string;
+            rates: components["schemas"]["FxRateDto"][];
+        };
+        FxRateDto: {
+            date: string;
+            /** @description One unit of the base in the quote currency, decimal string. */
+            rate: string;
+        };
         Health: {
             /** @description Always `ok` while the process serves requests. */
             status: string;
+        };
+        /** @description An instrument with its quote and key figures. */
+        InstrumentDetail: components["schemas"]["InstrumentDto"] & {
+            quote?: null | components["schemas"]["QuoteDto"];
+            stats: components["schemas"]["StatsDto"];
+        };
+        /** @description An instrument. */
+        InstrumentDto: {
+            /** @description `KOSPI` or `KOSDAQ` for Korean listings. */
+            board?: string | null;
+            country: string;
+            currency: string;
+            /** @description `KRX`, `NYSE`, `NASDAQ`, `INDEX`, `FX` or `CRYPTO`. */
+            exchange: string;
+            /** @description `EXCHANGE:SYMBOL`, e.g. `KRX:005930`. */
+            id: string;
+            /** @description `stock`, `etf`, `index`, `currency` or `crypto`. */
+            kind: string;
+            name_en: string;
+            name_ko: string;
+            sector: string;
+            /** Format: int64 */
+            shares_outstanding?: number | null;
+            /** @description Prices come from the simulator (the UI labels them). */
+            simulated: boolean;
+            ticker: string;
         };
         LoginRequest: {
             email: string;
@@ -378,10 +575,25 @@ export interface components {
             /** @description Whether `/webview-host.html` is served. */
             webview_host_enabled: boolean;
         };
+        Movers: {
+            gainers: components["schemas"]["Priced"][];
+            losers: components["schemas"]["Priced"][];
+        };
         OidcSignupRequest: {
             nickname: string;
             /** @description The ticket from `/signup/social#ticket=…`. */
             ticket: string;
+        };
+        /** @description The home screen's market summary. */
+        Overview: {
+            fx: components["schemas"]["Priced"][];
+            indices: components["schemas"]["Priced"][];
+            movers: components["schemas"]["Movers"];
+        };
+        /** @description An instrument with its quote. */
+        Priced: {
+            instrument: components["schemas"]["InstrumentDto"];
+            quote?: null | components["schemas"]["QuoteDto"];
         };
         /** @description A provider as the log-in screen lists it. */
         ProviderInfo: {
@@ -390,12 +602,48 @@ export interface components {
             /** @description `kakao`, `naver`, `google`, `apple` or `null`. */
             preset?: string | null;
         };
+        /** @description What each market's provider last did. */
+        ProviderStatusDto: {
+            last_error?: string | null;
+            last_error_at?: string | null;
+            last_success?: string | null;
+            /** @description `krx`, `us`, `fx` or `crypto`. */
+            market: string;
+            provider: string;
+        };
         /** @description What anyone may see of a member. */
         PublicProfile: {
             /** @description RFC 3339. */
             joined_at: string;
             nickname: string;
         };
+        /** @description The latest price of an instrument. */
+        QuoteDto: {
+            /** @description RFC 3339. */
+            as_of: string;
+            /** @description `price - previous_close`. */
+            change: string;
+            /** @description Per cent of the previous close, two decimals. */
+            change_percent: string;
+            high: string;
+            instrument_id: string;
+            low: string;
+            open: string;
+            previous_close: string;
+            /** @description Decimal string. */
+            price: string;
+            simulated: boolean;
+            source: string;
+            /** @description `live`, `delayed`, `stale` (the source failed; last good value) or `closed`. */
+            state: string;
+            /** Format: int64 */
+            volume: number;
+        };
+        /**
+         * @description A chart range.
+         * @enum {string}
+         */
+        Range: "1D" | "1W" | "1M" | "3M" | "1Y" | "5Y";
         Readiness: {
             /** @description `sqlite` or `postgres`. */
             database: string;
@@ -417,6 +665,21 @@ export interface components {
             email: string;
             nickname: string;
             password: string;
+        };
+        /** @description Key figures of the stock page (decimal strings; null when unknown). */
+        StatsDto: {
+            day_high?: string | null;
+            day_low?: string | null;
+            /** @description Trailing twelve months of dividends over the price, per cent (once dividends exist). */
+            dividend_yield?: string | null;
+            /** @description Price × shares outstanding, in the instrument's currency. */
+            market_cap?: string | null;
+            open?: string | null;
+            previous_close?: string | null;
+            /** Format: int64 */
+            volume?: number | null;
+            week52_high?: string | null;
+            week52_low?: string | null;
         };
         /** @description A log-in token (spec §3). */
         TokenResponse: {
@@ -769,6 +1032,256 @@ export interface operations {
             };
         };
     };
+    get_fx: {
+        parameters: {
+            query?: {
+                /** @description First date, `YYYY-MM-DD` (default 30 days ago). */
+                from?: string | null;
+                /** @description Last date (default today). */
+                to?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description e.g. `USDKRW` */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FxDto"];
+                };
+            };
+            /** @description unknown pair */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: bad dates or a span over 5 years */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                /** @description Ticker, name (Korean or English), Korean initial consonants or alias. */
+                q?: string;
+                /** @description 1 to 50 (default 20). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstrumentDto"][];
+                };
+            };
+            /** @description `invalid_input`: `q` over 64 characters or `limit` outside 1–50 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_instrument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description e.g. `KRX:005930` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstrumentDetail"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: malformed id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_candles: {
+        parameters: {
+            query?: {
+                /** @description `1D`, `1W`, `1M`, `3M`, `1Y` or `5Y` (default `1M`). */
+                range?: string | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandlesDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: unknown `range` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quote_unavailable`: the source has given no price yet */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+        };
+    };
+    providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStatusDto"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_me: {
         parameters: {
             query?: never;
@@ -911,6 +1424,73 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_favorites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstrumentDto"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_favorites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavoritesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstrumentDto"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: `ids` too long, duplicated, malformed or unknown */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
