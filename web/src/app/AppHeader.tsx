@@ -4,9 +4,12 @@ import { useAuth } from '@/shared/auth/auth-context';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LogoMark } from '@/shared/ui/Logo';
-import { GlobeIcon } from './icons';
+import { GlobeIcon, SearchIcon } from './icons';
 
-/** Top bar: the wordmark (home link), the member's nickname or a log-in link, and the language button. */
+/**
+ * Top bar: the wordmark (home link), stock search, the member's nickname or a log-in link,
+ * and the language button.
+ */
 export function AppHeader() {
   const { t, i18n } = useTranslation();
   const language = useModalRoute('language');
@@ -24,6 +27,9 @@ export function AppHeader() {
           </span>
         </AppLink>
         <div className="shell__header-actions">
+          <AppLink to="/search" className="language-button" data-testid="header-search" aria-label={t('header.search')}>
+            <SearchIcon size={22} />
+          </AppLink>
           {nickname === null ? (
             <AppLink to={loginTo} className="header-login" data-testid="header-login">
               {t('header.login')}

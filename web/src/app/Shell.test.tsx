@@ -21,12 +21,12 @@ describe('Shell', () => {
     ]);
     expect(screen.getByRole('link', { name: 'Moat 홈' })).toHaveProperty('pathname', '/');
     expect(screen.getByTestId('open-language')).toBeTruthy();
-    expect(await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '오늘의 시장' })).toBeTruthy();
   });
 
   it('marks the current area in the navigation and moves between areas', async () => {
     const app = renderApp();
-    await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' });
+    await screen.findByRole('heading', { level: 1, name: '오늘의 시장' });
     expect(screen.getByTestId('nav-home').getAttribute('aria-current')).toBe('page');
 
     fireEvent.click(screen.getByTestId('nav-settings'));
@@ -42,7 +42,7 @@ describe('Shell', () => {
     expect(within(notFound).getByRole('heading', { name: '페이지를 찾을 수 없습니다' })).toBeTruthy();
 
     fireEvent.click(within(notFound).getByRole('link', { name: '홈으로 가기' }));
-    expect(await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '오늘의 시장' })).toBeTruthy();
     expect(app.location().pathname).toBe('/');
   });
 
@@ -70,7 +70,7 @@ describe('Shell', () => {
     expect(og('og:url')).toBe(`${window.location.origin}/settings`);
 
     fireEvent.click(screen.getByTestId('nav-home'));
-    await screen.findByRole('heading', { level: 1, name: '모든 포트폴리오를 한곳에' });
+    await screen.findByRole('heading', { level: 1, name: '오늘의 시장' });
     expect(document.title).toBe('Moat — 모든 투자를 한곳에');
     expect(og('og:url')).toBe(`${window.location.origin}/`);
   });
@@ -78,7 +78,7 @@ describe('Shell', () => {
   it('shows a page in English, its own texts included, when English was chosen before', async () => {
     await act(() => setLocale('en'));
     renderApp({ route: '/' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Every portfolio in one place' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Markets today' })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
     expect(document.title).toBe('Moat — all your investing in one place');
     expect(document.documentElement.lang).toBe('en');

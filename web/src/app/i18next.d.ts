@@ -1,8 +1,12 @@
 import 'i18next';
 import type { authKo } from '@/features/auth/locales/ko';
+import type { favoritesKo } from '@/features/favorites/locales/ko';
 import type { homeKo } from '@/features/home/locales/ko';
+import type { searchKo } from '@/features/search/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';
+import type { stockKo } from '@/features/stock/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
+import type { marketKo } from '@/shared/market/locales/ko';
 
 // `t('…')` keys and interpolation values are checked against the Korean source messages,
 // namespace by namespace. An area with its own messages adds its namespace here.
@@ -12,8 +16,12 @@ declare module 'i18next' {
     resources: {
       translation: typeof ko;
       auth: typeof authKo;
+      favorites: typeof favoritesKo;
       home: typeof homeKo;
+      market: typeof marketKo;
+      search: typeof searchKo;
       settings: typeof settingsKo;
+      stock: typeof stockKo;
     };
   }
 }

@@ -40,3 +40,12 @@ export function GlobeIcon({ size = 24 }: IconProps) {
     </svg>
   );
 }
+
+export function SearchIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <circle cx="11" cy="11" r="6.5" />
+      <path d="m16 16 4.5 4.5" />
+    </svg>
+  );
+}

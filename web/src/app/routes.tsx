@@ -20,6 +20,9 @@ function lazyPage<K extends string>(load: () => Promise<PageModule<K>>, name: K)
 
 const HomePage = lazyPage(() => import('@/features/home/HomePage'), 'HomePage');
 const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 'SettingsPage');
+const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPage');
+const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
+const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
 // The accounts area is one chunk (its pages share most of their code); `/settings/account`
 // checks for a member inside it (`RequireAuth`).
 const loadAuthPages = () => import('@/features/auth/pages');
@@ -55,6 +58,9 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<RouteBoundary><HomePage /></RouteBoundary>} />
       <Route path="/settings" element={<RouteBoundary><SettingsPage /></RouteBoundary>} />
+      <Route path="/stocks/:id" element={<RouteBoundary><StockPage /></RouteBoundary>} />
+      <Route path="/search" element={<RouteBoundary><SearchPage /></RouteBoundary>} />
+      <Route path="/favorites" element={<RouteBoundary><FavoritesPage /></RouteBoundary>} />
       {AUTH_ROUTES.map(([path, Page]) => (
         <Route key={path} path={path} element={<RouteBoundary><Page /></RouteBoundary>} />
       ))}

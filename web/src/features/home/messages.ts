@@ -1,11 +1,15 @@
 import { registerMessages } from '@/shared/i18n/i18n';
+import { marketMessagesReady } from '@/shared/market/messages';
 import { homeKo } from './locales/ko';
 
 /**
- * The home page's texts travel with its code; English loads only when chosen. The
- * router renders the page once this settles.
+ * The home page's texts travel with its code (and the shared market texts with them);
+ * English loads only when chosen. The router renders the page once this settles.
  */
-export const messagesReady = registerMessages('home', {
-  ko: homeKo,
-  en: () => import('./locales/en').then((m) => m.homeEn),
-});
+export const messagesReady = Promise.all([
+  registerMessages('home', {
+    ko: homeKo,
+    en: () => import('./locales/en').then((m) => m.homeEn),
+  }),
+  marketMessagesReady,
+]).then(() => undefined);

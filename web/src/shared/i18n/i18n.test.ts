@@ -20,9 +20,9 @@ describe('i18n', () => {
     const { homeKo } = await import('@/features/home/locales/ko');
     i18n.removeResourceBundle('en', 'home');
     await registerMessages('home', { ko: homeKo, en: () => import('@/features/home/locales/en').then((m) => m.homeEn) });
-    expect(i18n.t('title', { ns: 'home' })).toBe('Every portfolio in one place');
+    expect(i18n.t('title', { ns: 'home' })).toBe('Markets today');
     await act(() => setLocale('ko'));
-    expect(i18n.t('title', { ns: 'home' })).toBe('모든 포트폴리오를 한곳에');
+    expect(i18n.t('title', { ns: 'home' })).toBe('오늘의 시장');
   });
 
   it('follows a language chosen in another tab', async () => {

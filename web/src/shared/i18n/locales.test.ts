@@ -20,7 +20,16 @@ function leaves(tree: object, prefix = ''): [string, unknown][] {
 describe('locales', () => {
   it('finds the shell and area message files', () => {
     expect([...pairs.keys()].sort()).toEqual(
-      ['/src/features/auth/locales', '/src/features/home/locales', '/src/features/settings/locales', '/src/shared/i18n/locales'].sort(),
+      [
+        '/src/features/auth/locales',
+        '/src/features/favorites/locales',
+        '/src/features/home/locales',
+        '/src/features/search/locales',
+        '/src/features/settings/locales',
+        '/src/features/stock/locales',
+        '/src/shared/i18n/locales',
+        '/src/shared/market/locales',
+      ].sort(),
     );
   });
 

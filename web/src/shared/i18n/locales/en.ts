@@ -12,6 +12,7 @@ export const en = {
     settings: 'Settings',
   },
   header: {
+    search: 'Search stocks',
     language: 'Change language',
     homeLink: 'Moat home',
     login: 'Log in',

@@ -17,6 +17,7 @@ export const ko = {
     settings: '설정',
   },
   header: {
+    search: '종목 검색',
     language: '언어 변경',
     homeLink: 'Moat 홈',
     login: '로그인',

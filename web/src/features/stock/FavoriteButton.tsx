@@ -1,0 +1,66 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { useAuth } from '@/shared/auth/auth-context';
+import { loginPath } from '@/shared/auth/next';
+import type { Instrument } from '@/shared/market/api-types';
+import { FAVORITES_MAX, useFavoriteToggle } from '@/shared/market/favorites';
+import { AppLink } from '@/shared/ui/AppLink';
+import { useToast } from '@/shared/ui/toast';
+
+function Star({ filled }: { filled: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" focusable="false">
+      <path
+        d="m12 3.6 2.6 5.3 5.8.8-4.2 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z"
+        fill={filled ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** The favourite star: a toggle for members, a way to log in (and come back) for visitors. */
+export function FavoriteButton({ instrument }: { instrument: Instrument }) {
+  const { t } = useTranslation('stock');
+  const { isLoggedIn } = useAuth();
+  const { pathname, search } = useLocation();
+  if (!isLoggedIn) {
+    return (
+      <AppLink to={loginPath(pathname + search)} className="favorite-button" aria-label={t('favorite.login')} data-testid="favorite-login">
+        <Star filled={false} />
+      </AppLink>
+    );
+  }
+  return <MemberFavoriteButton instrument={instrument} />;
+}
+
+function MemberFavoriteButton({ instrument }: { instrument: Instrument }) {
+  const { t } = useTranslation('stock');
+  const toast = useToast();
+  const favorite = useFavoriteToggle(instrument);
+  const onClick = () => {
+    if (favorite.full) {
+      toast.show(t('favorite.full', { max: FAVORITES_MAX }), { tone: 'error' });
+      return;
+    }
+    const adding = !favorite.isFavorite;
+    favorite.toggle({ onError: () => toast.show(t('favorite.failed'), { tone: 'error' }) });
+    toast.show(t(adding ? 'favorite.added' : 'favorite.removed'), { tone: 'success' });
+  };
+  return (
+    <button
+      type="button"
+      className={`favorite-button${favorite.isFavorite ? ' favorite-button--on' : ''}`}
+      aria-pressed={favorite.isFavorite}
+      aria-label={t('favorite.add')}
+      title={t(favorite.isFavorite ? 'favorite.remove' : 'favorite.add')}
+      disabled={!favorite.ready}
+      onClick={onClick}
+      data-testid="favorite-toggle"
+    >
+      <Star filled={favorite.isFavorite} />
+    </button>
+  );
+}

@@ -1,0 +1,50 @@
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/shared/i18n/format';
+import { useLocale } from '@/shared/i18n/useLocale';
+import type { Decimal, InstrumentDetail } from '@/shared/market/api-types';
+import { formatCompactMoney, formatPrice, formatVolume, NO_VALUE } from '@/shared/market/format';
+import { useQuote } from '@/shared/market/quote';
+
+type FigureKey = 'previousClose' | 'open' | 'dayRange' | 'week52Range' | 'volume' | 'marketCap' | 'dividendYield';
+
+/** Previous close, open, day and 52-week ranges, volume, market cap, dividend yield ("—" when unknown). */
+export function KeyFigures({ instrument }: { instrument: InstrumentDetail }) {
+  const { t } = useTranslation('stock');
+  const locale = useLocale();
+  // The live quote (the header subscribes) has the session's own open, range and volume.
+  const quote = useQuote(instrument.id, { enabled: false }).data ?? instrument.quote ?? undefined;
+  const { stats } = instrument;
+  const price = (v: Decimal | null | undefined) => (v == null ? NO_VALUE : formatPrice(v, instrument, locale));
+  const range = (low: Decimal | null | undefined, high: Decimal | null | undefined) =>
+    low == null || high == null ? NO_VALUE : `${price(low)} – ${price(high)}`;
+  const volume = quote?.volume ?? stats.volume;
+  const figures: [FigureKey, string][] = [
+    ['previousClose', price(quote?.previous_close ?? stats.previous_close)],
+    ['open', price(quote?.open ?? stats.open)],
+    ['dayRange', range(quote?.low ?? stats.day_low, quote?.high ?? stats.day_high)],
+    ['week52Range', range(stats.week52_low, stats.week52_high)],
+    ['volume', volume == null ? NO_VALUE : formatVolume(volume, locale)],
+    ['marketCap', stats.market_cap == null ? NO_VALUE : formatCompactMoney(stats.market_cap, instrument.currency, locale)],
+    [
+      'dividendYield',
+      stats.dividend_yield == null
+        ? NO_VALUE
+        : `${formatNumber(stats.dividend_yield, locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}%`,
+    ],
+  ];
+  return (
+    <section className="stock-section card" aria-labelledby="figures-title">
+      <h2 id="figures-title" className="stock-section__title">
+        {t('figures.title')}
+      </h2>
+      <dl className="figures" data-testid="key-figures">
+        {figures.map(([key, value]) => (
+          <div key={key} className="figures__item" data-testid={`figure-${key}`}>
+            <dt className="figures__label">{t(`figures.${key}`)}</dt>
+            <dd className="figures__value">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { lazy, Suspense, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { Instrument } from '@/shared/market/api-types';
+import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '@/shared/market/candles';
+import type { ChartMode } from './ChartCanvas';
+
+// lightweight-charts (~60 KiB gzip) comes with the chart itself, in its own chunk.
+const ChartCanvas = lazy(() => import('./ChartCanvas'));
+
+const MODES: readonly ChartMode[] = ['line', 'candle'];
+
+/** The price chart: range buttons (kept in `?range=`), line or candles, and the chart. */
+export function StockChart({ instrument }: { instrument: Instrument }) {
+  const { t } = useTranslation('stock');
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('range');
+  const range: CandleRange = isCandleRange(raw) ? raw : DEFAULT_CANDLE_RANGE;
+  const [mode, setMode] = useState<ChartMode>('line');
+  const candles = useQuery({ ...candlesQueryOptions(instrument.id, range), placeholderData: keepPreviousData });
+
+  const chooseRange = (next: CandleRange) => {
+    setParams(
+      (p) => {
+        const copy = new URLSearchParams(p);
+        copy.set('range', next);
+        return copy;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  };
+
+  return (
+    <section className="stock-section card chart" aria-labelledby="chart-title" data-testid="stock-chart">
+      <div className="chart__head">
+        <h2 id="chart-title" className="stock-section__title">
+          {t('chart.title')}
+        </h2>
+        <div className="segmented" role="group" aria-label={t('chart.modes')}>
+          {MODES.map((m) => (
+            <button
+              key={m}
+              type="button"
+              className="segmented__button"
+              aria-pressed={mode === m}
+              onClick={() => setMode(m)}
+            >
+              {t(`chart.${m}`)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="chart__ranges segmented" role="group" aria-label={t('chart.ranges')}>
+        {CANDLE_RANGES.map((r) => (
+          <button
+            key={r}
+            type="button"
+            className="segmented__button"
+            aria-pressed={range === r}
+            onClick={() => chooseRange(r)}
+            data-testid={`range-${r}`}
+          >
+            {t(`chart.range.${r}`)}
+          </button>
+        ))}
+      </div>
+      <div className="chart__body" aria-busy={candles.isFetching}>
+        {candles.isError && !candles.data ? (
+          <div className="chart__message" role="alert">
+            <p>{t('chart.failed')}</p>
+            <button type="button" className="button button--secondary" onClick={() => void candles.refetch()}>
+              {t('retry')}
+            </button>
+          </div>
+        ) : !candles.data ? (
+          <div className="chart__placeholder" />
+        ) : candles.data.candles.length === 0 ? (
+          <p className="chart__message">{t('chart.empty')}</p>
+        ) : (
+          <Suspense fallback={<div className="chart__placeholder" />}>
+            <ChartCanvas
+              data={candles.data}
+              instrument={instrument}
+              mode={mode}
+              dimmed={candles.isPlaceholderData}
+            />
+          </Suspense>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ApiError } from '@/shared/api/client';
+import { useLocale } from '@/shared/i18n/useLocale';
+import { instrumentNames, isInstrumentId } from '@/shared/market/ids';
+import { useInstrument } from '@/shared/market/instrument';
+import { addRecentStock } from '@/shared/market/recent';
+import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { AppLink } from '@/shared/ui/AppLink';
+import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
+import { KeyFigures } from './KeyFigures';
+import { PriceHeader } from './PriceHeader';
+import { StockChart } from './StockChart';
+import './stock.css';
+
+export { messagesReady } from './messages';
+
+/** `/stocks/:id` (`KRX:005930`, the colon as is or `%3A`): price, chart and key figures. */
+export function StockPage() {
+  const { id = '' } = useParams();
+  const valid = isInstrumentId(id);
+  return valid ? <Stock key={id} id={id} /> : <StockNotFound />;
+}
+
+function Stock({ id }: { id: string }) {
+  const { t } = useTranslation('stock');
+  const locale = useLocale();
+  const detail = useInstrument(id);
+  const instrument = detail.data;
+  const names = instrument ? instrumentNames(instrument, locale) : undefined;
+  usePageMeta(
+    instrument && names
+      ? {
+          title: t('meta.title', { name: names.primary, ticker: instrument.ticker }),
+          description: t('meta.description', { name: names.primary, ticker: instrument.ticker }),
+        }
+      : { title: t('meta.fallbackTitle'), description: t('meta.fallbackDescription') },
+  );
+
+  // A visit counts once the instrument is known to exist.
+  const found = instrument !== undefined;
+  useEffect(() => {
+    if (found) addRecentStock(id);
+  }, [found, id]);
+
+  if (detail.isError) {
+    const status = detail.error instanceof ApiError ? detail.error.status : 0;
+    if (status === 404 || status === 422) return <StockNotFound />;
+    return (
+      <div className="stock stock--error" role="alert">
+        <p>{t('loadFailed')}</p>
+        <button type="button" className="button button--secondary" onClick={() => void detail.refetch()}>
+          {t('retry')}
+        </button>
+      </div>
+    );
+  }
+  if (!instrument) return <StockSkeleton />;
+
+  return (
+    <div className="stock" data-testid="stock-page">
+      <PriceHeader instrument={instrument} />
+      <ErrorBoundary>
+        <StockChart instrument={instrument} />
+      </ErrorBoundary>
+      <KeyFigures instrument={instrument} />
+    </div>
+  );
+}
+
+function StockSkeleton() {
+  return (
+    <div className="stock stock--loading" aria-busy="true">
+      <span className="stock-skeleton stock-skeleton--title" />
+      <span className="stock-skeleton stock-skeleton--price" />
+      <span className="stock-skeleton stock-skeleton--chart" />
+    </div>
+  );
+}
+
+function StockNotFound() {
+  const { t } = useTranslation('stock');
+  usePageMeta({ title: t('meta.fallbackTitle'), description: t('meta.fallbackDescription') });
+  return (
+    <div className="stock stock--not-found" data-testid="stock-not-found">
+      <h1 className="stock-not-found__title">{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <AppLink to="/search" className="button button--primary">
+        {t('notFound.search')}
+      </AppLink>
+    </div>
+  );
+}

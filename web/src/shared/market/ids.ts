@@ -1,0 +1,27 @@
+import type { Exchange, Instrument, InstrumentId } from './api-types';
+
+/** The API path of an instrument; the id's colon is sent encoded (`KRX%3A005930`). */
+export function instrumentPath(id: InstrumentId): `/${string}` {
+  return `/api/instruments/${encodeURIComponent(id)}`;
+}
+
+/** The app's stock page of `id` (`/stocks/KRX%3A005930`). */
+export function stockPath(id: InstrumentId): string {
+  return `/stocks/${encodeURIComponent(id)}`;
+}
+
+const EXCHANGES: readonly string[] = ['KRX', 'NYSE', 'NASDAQ', 'INDEX', 'FX', 'CRYPTO'] satisfies Exchange[];
+
+/** Whether `raw` looks like an instrument id (`EXCHANGE:SYMBOL`); the server has the last word. */
+export function isInstrumentId(raw: string): boolean {
+  const colon = raw.indexOf(':');
+  return colon > 0 && EXCHANGES.includes(raw.slice(0, colon)) && /^[A-Za-z0-9][A-Za-z0-9.\-_]{0,31}$/.test(raw.slice(colon + 1));
+}
+
+/** The name to show first in `locale` and the other one (empty when the same). */
+export function instrumentNames(instrument: Pick<Instrument, 'name_ko' | 'name_en'>, locale: 'ko' | 'en') {
+  const [primary, secondary] =
+    locale === 'ko' ? [instrument.name_ko, instrument.name_en] : [instrument.name_en, instrument.name_ko];
+  const first = primary || secondary;
+  return { primary: first, secondary: secondary && secondary !== first ? secondary : '' };
+}

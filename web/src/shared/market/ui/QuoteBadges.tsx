@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import type { Quote } from '../api-types';
+import './market.css';
+
+export interface QuoteBadgesProps {
+  quote: Pick<Quote, 'state' | 'simulated'>;
+  /** `false` leaves "simulated" to a badge of the whole section. */
+  showSimulated?: boolean;
+}
+
+/** "Simulated data" and, unless live, the quote's state (delayed, not updating, closed). */
+export function QuoteBadges({ quote, showSimulated = true }: QuoteBadgesProps) {
+  const { t } = useTranslation('market');
+  const { state } = quote;
+  const simulated = showSimulated && quote.simulated;
+  if (!simulated && state === 'live') return null;
+  return (
+    <span className="market-badges" data-testid="quote-badges">
+      {simulated && (
+        <span className="market-badge market-badge--simulated" title={t('simulatedHint')}>
+          {t('simulated')}
+        </span>
+      )}
+      {state !== 'live' && (
+        <span className={`market-badge market-badge--${state}`} title={t(`stateHint.${state}`)}>
+          {t(`state.${state}`)}
+        </span>
+      )}
+    </span>
+  );
+}
