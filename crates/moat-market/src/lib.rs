@@ -13,9 +13,7 @@ pub mod search;
 pub mod simulator;
 pub mod ticks;
 
-pub use instrument::{Board, Exchange, Instrument, InstrumentId, Kind, ParseIdError};
 pub use instrument::Market;
+pub use instrument::{Board, Exchange, Instrument, InstrumentId, Kind, ParseIdError};
 pub use price::{Bar, DailyCandle, Dividend, FxRate, Quote, QuoteState, Split};
-pub use provider::{
-    FxProvider, PriceProvider, ProviderError, ProviderKind, INTRADAY_BAR_MINUTES,
-};
+pub use provider::{FxProvider, PriceProvider, ProviderError, ProviderKind, INTRADAY_BAR_MINUTES};

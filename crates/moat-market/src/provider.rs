@@ -89,8 +89,11 @@ pub trait PriceProvider: Send + Sync {
     ) -> Result<Vec<Bar>, ProviderError>;
 
     /// The latest price as of `now`.
-    async fn quote(&self, instrument: &Instrument, now: DateTime<Utc>)
-        -> Result<Quote, ProviderError>;
+    async fn quote(
+        &self,
+        instrument: &Instrument,
+        now: DateTime<Utc>,
+    ) -> Result<Quote, ProviderError>;
 
     /// Dividends and splits in `from..=to`. Providers without them say `Unsupported`.
     async fn corporate_actions(
