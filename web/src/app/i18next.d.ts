@@ -2,6 +2,7 @@ import 'i18next';
 import type { authKo } from '@/features/auth/locales/ko';
 import type { favoritesKo } from '@/features/favorites/locales/ko';
 import type { homeKo } from '@/features/home/locales/ko';
+import type { operatorKo } from '@/features/operator/locales/ko';
 import type { searchKo } from '@/features/search/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';
 import type { stockKo } from '@/features/stock/locales/ko';
@@ -19,6 +20,7 @@ declare module 'i18next' {
       favorites: typeof favoritesKo;
       home: typeof homeKo;
       market: typeof marketKo;
+      operator: typeof operatorKo;
       search: typeof searchKo;
       settings: typeof settingsKo;
       stock: typeof stockKo;

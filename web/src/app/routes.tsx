@@ -23,6 +23,7 @@ const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 
 const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPage');
 const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
 const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
+const ProvidersPage = lazyPage(() => import('@/features/operator/ProvidersPage'), 'ProvidersPage');
 // The accounts area is one chunk (its pages share most of their code); `/settings/account`
 // checks for a member inside it (`RequireAuth`).
 const loadAuthPages = () => import('@/features/auth/pages');
@@ -61,6 +62,7 @@ export function AppRoutes() {
       <Route path="/stocks/:id" element={<RouteBoundary><StockPage /></RouteBoundary>} />
       <Route path="/search" element={<RouteBoundary><SearchPage /></RouteBoundary>} />
       <Route path="/favorites" element={<RouteBoundary><FavoritesPage /></RouteBoundary>} />
+      <Route path="/operator/market" element={<RouteBoundary><ProvidersPage /></RouteBoundary>} />
       {AUTH_ROUTES.map(([path, Page]) => (
         <Route key={path} path={path} element={<RouteBoundary><Page /></RouteBoundary>} />
       ))}
