@@ -64,5 +64,8 @@ echo "idle resident memory after load: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024
 step "auth: token verification and log-in latency (medians)"
 cargo bench --locked -p moat-server --bench auth 2>/dev/null | grep -E 'µs|ms'
 
+step "market: search, backfill, candles (medians, p99)"
+cargo bench --locked -p moat-server --bench market 2>/dev/null | grep -E 'ms|µs| s '
+
 step "web: first-route size, LCP and CLS"
 node bench/web.mjs "http://127.0.0.1:$PORT" 7

@@ -49,6 +49,11 @@ async fn bench_login() {
         port: 0,
         data_dir: dir.path().to_path_buf(),
         log_level: "warn".into(),
+        // No price history: its first-start backfill would compete with the log-ins.
+        market: moat_server::config::MarketConfig {
+            backfill_years: 0,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let app = moat_server::Application::build(config).await.unwrap();
