@@ -751,7 +751,26 @@ async fn operators_set_premium_and_members_cannot() {
 async fn export_returns_the_members_own_data_as_a_download() {
     let app = spawn(TestDatabase::sqlite()).await;
     let t = signup(&app, "ant@x.io", "ant").await;
-    signup(&app, "bee@x.io", "bee").await;
+    let b = signup(&app, "bee@x.io", "bee").await;
+    let favorites = |ids: &[&str]| json!({ "ids": ids });
+    let r = send(
+        &app,
+        Method::PUT,
+        "/api/me/favorites",
+        Some(&t),
+        Some(favorites(&["NASDAQ:AAPL", "KRX:005930"])),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    let r = send(
+        &app,
+        Method::PUT,
+        "/api/me/favorites",
+        Some(&b),
+        Some(favorites(&["NYSE:KO"])),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
     let r = send(&app, Method::GET, "/api/me/export", Some(&t), None).await;
     assert_eq!(r.status(), 200);
     assert!(r.headers()["content-disposition"]
@@ -763,6 +782,12 @@ async fn export_returns_the_members_own_data_as_a_download() {
     assert_eq!(body["account"]["email"], "ant@x.io");
     assert_eq!(body["sessions"].as_array().unwrap().len(), 1);
     assert_eq!(body["sessions"][0]["current"], true);
+    assert_eq!(
+        body["favorites"],
+        json!(["NASDAQ:AAPL", "KRX:005930"]),
+        "favourites in order"
+    );
+    assert!(!text.contains("NYSE:KO"), "not another member's favourites");
     assert!(!text.contains("argon2"), "no password hash");
     assert!(!text.contains("bee"), "nothing of another member");
 }

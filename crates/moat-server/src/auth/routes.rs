@@ -138,6 +138,8 @@ pub struct MeExport {
     pub account: Me,
     pub identities: Vec<ExportedIdentity>,
     pub sessions: Vec<ExportedSession>,
+    /// Favourite instrument ids, in the member's order.
+    pub favorites: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -490,7 +492,9 @@ pub async fn export_me(
     let user = &member.user;
     let identities = state.storage.identities_of(user.id).await?;
     let sessions = state.storage.sessions_of(user.id).await?;
+    let favorites = state.storage.favorites(user.id).await?;
     let export = MeExport {
+        favorites: favorites.iter().map(ToString::to_string).collect(),
         exported_at: rfc3339(Utc::now()),
         account: me_of(&state, user).await?,
         identities: identities
