@@ -5,6 +5,7 @@
 
 pub mod calendar;
 pub mod catalog;
+pub mod history;
 pub mod instrument;
 pub mod price;
 pub mod provider;

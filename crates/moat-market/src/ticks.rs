@@ -1,22 +1,45 @@
-//! Price grids: the tick size (호가가격단위) each instrument's prices move in, rounding
-//! onto the grid, and KRX's daily price limits (가격제한폭). Decimal arithmetic only,
-//! never floating point.
+//! Price grids: the tick size (호가가격단위) each instrument's prices move in, the
+//! number of decimals its prices carry, rounding onto either, and KRX's daily price
+//! limits (가격제한폭). Decimal arithmetic only, never floating point. This is the one
+//! place Moat's rounding rules live: the simulator rounds onto the tick, the provider
+//! adapters and the price import round to the decimals ([`round_dp`]).
 //!
 //! # Grids
 //!
 //! | grid | applies to | tick |
 //! | --- | --- | --- |
 //! | [`PriceGrid::KrxStock`] | KRX stocks (KOSPI and KOSDAQ) | by price, [`KRX_STOCK_TICKS`] |
-//! | [`PriceGrid::KrxEtf`] | KRX ETFs and ETNs | 5 won at every price |
+//! | [`PriceGrid::KrxEtf`] | KRX ETFs and ETNs | 1 won below 2,000 won, 5 won from 2,000 won ([`KRX_ETF_TICKS`]) |
 //! | [`PriceGrid::UsEquity`] | NYSE and NASDAQ stocks and ETFs | $0.01 at or above $1.00, $0.0001 below (Reg NMS Rule 612) |
 //! | [`PriceGrid::Index`] | indices | 0.01 |
-//! | [`PriceGrid::Fx`] | currency pairs (`FX:USDKRW`) | 0.01 |
-//! | [`PriceGrid::Crypto`] | crypto in USD | 0.01 |
+//! | [`PriceGrid::Fx`] | currency pairs (`FX:USDKRW`) | six significant digits, never coarser than 0.01 ([`fx_decimals`]) |
+//! | [`PriceGrid::Crypto`] | crypto in USD | $0.01 at or above $1.00, $0.0001 below |
 //!
 //! The KRX stock table is the unified one used by KOSPI and KOSDAQ since 2023-01-25.
 //! Tick sizes depend on the price, so the grid is not uniform; every band's lower bound
 //! is a multiple of the ticks on both sides of it, which keeps floor, ceiling and
 //! nearest well defined: the tick used is the one of the price being rounded.
+//!
+//! **FX rates** are not traded in a fixed increment; what matters is precision relative
+//! to the rate, so their "tick" is the last of six significant digits, and never finer
+//! than two decimals for rates of 1,000 and more:
+//!
+//! | rate | decimals | example |
+//! | --- | --- | --- |
+//! | ≥ 1,000 | 2 | USD/KRW `1384.56` (how Korean banks and 서울외국환중개 quote it) |
+//! | 100 – 999.99… | 3 | USD/JPY `150.123` |
+//! | 10 – 99.99… | 4 | USD/TWD `32.4567` |
+//! | 1 – 9.99… | 5 | EUR/USD `1.08561` (one more than the 4-decimal pip) |
+//! | below 1 | six significant | GBP/USD inverse `0.782300`, KRW/USD `0.000722543` |
+//!
+//! A flat two decimals (this grid's earlier rule) is right for USD/KRW but throws away
+//! the rate for EUR/USD (`1.09` is 0.4 % off `1.0856`). Six significant digits is the
+//! precision the ECB publishes its reference rates with (at most), so they pass through
+//! unchanged, and cross rates computed from them keep the precision of their inputs.
+//!
+//! Prices are expected to be positive. On the KRX, US and crypto grids zero and negative
+//! prices use the smallest tick; on the FX grid a negative rate uses the tick of its
+//! absolute value, and zero the coarsest (0.01).
 //!
 //! # Rounding rules
 //!
@@ -25,9 +48,15 @@
 //! - [`round_to_tick`]: the nearest grid price; **ties away from zero** (upward, for
 //!   the positive prices this is meant for). KRX itself has no "nearest" rule; this is
 //!   for displaying and simulating prices.
+//! - [`round_dp`]: the nearest price with the grid's number of [`decimals`] at that
+//!   price, ties away from zero, **without** moving it onto the tick. This is for
+//!   prices that come from elsewhere (a provider's JSON floats, an imported file):
+//!   split-adjusted history need not lie on today's tick (a KRX close of 53,000 won
+//!   before a 1:50 split reads 1,060 won, on no 5-won tick), so such prices are only
+//!   cut to the grid's precision (KRX whole won, US cents, …), never moved.
 //!
-//! Results carry as many decimal places as their tick (`92500`, `189.40`, `0.5123`).
-//! Prices are expected to be positive; zero and negative prices use the smallest tick.
+//! Results carry as many decimal places as their tick (`92500`, `189.40`, `0.5123`,
+//! `1.08560`).
 //!
 //! # Price limits
 //!
@@ -38,7 +67,7 @@
 //! modelled. US markets have no daily limits, only intraday Limit Up-Limit Down bands,
 //! which are not modelled; indices, FX and crypto have none either.
 
-use rust_decimal::Decimal;
+use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::instrument::{Exchange, Instrument, Kind};
 
@@ -59,20 +88,30 @@ pub const KRX_STOCK_TICKS: [(Decimal, Decimal); 6] = [
 ];
 /// KRX stock tick at or above 500,000 won.
 pub const KRX_STOCK_TOP_TICK: Decimal = units(1_000, 0);
-/// KRX ETF and ETN tick, at every price, in won.
-pub const KRX_ETF_TICK: Decimal = units(5, 0);
-/// US equity tick at or above [`US_SUB_DOLLAR_BOUND`]: one cent.
+/// KRX ETF and ETN tick sizes, in won: 1 won below 2,000 won; at or above it,
+/// [`KRX_ETF_TOP_TICK`].
+pub const KRX_ETF_TICKS: [(Decimal, Decimal); 1] = [(units(2_000, 0), units(1, 0))];
+/// KRX ETF and ETN tick at or above 2,000 won.
+pub const KRX_ETF_TOP_TICK: Decimal = units(5, 0);
+/// US equity (and crypto) tick at or above [`US_SUB_DOLLAR_BOUND`]: one cent.
 pub const US_TICK: Decimal = units(1, 2);
-/// US equity tick below [`US_SUB_DOLLAR_BOUND`]: $0.0001 (Rule 612).
+/// US equity (and crypto) tick below [`US_SUB_DOLLAR_BOUND`]: $0.0001 (Rule 612).
 pub const US_SUB_DOLLAR_TICK: Decimal = units(1, 4);
-/// The price below which US equities quote in [`US_SUB_DOLLAR_TICK`]: $1.00.
+/// The price below which US equities and crypto quote in [`US_SUB_DOLLAR_TICK`]: $1.00.
 pub const US_SUB_DOLLAR_BOUND: Decimal = units(1, 0);
-/// Index points, FX rates and crypto prices: two decimal places.
+/// Index points: two decimal places.
 pub const TWO_DECIMALS_TICK: Decimal = units(1, 2);
+/// Significant digits of an FX rate ([`fx_decimals`]).
+pub const FX_SIGNIFICANT_DIGITS: u32 = 6;
+/// The fewest decimal places of an FX rate ([`fx_decimals`]).
+pub const FX_MIN_DECIMALS: u32 = 2;
 /// KRX upper price limit factor: base price × 1.3 (+30 %).
 pub const KRX_UPPER_LIMIT_FACTOR: Decimal = units(13, 1);
 /// KRX lower price limit factor: base price × 0.7 (−30 %).
 pub const KRX_LOWER_LIMIT_FACTOR: Decimal = units(7, 1);
+
+/// The most decimal places a [`Decimal`] holds.
+const MAX_SCALE: u32 = 28;
 
 /// Which tick table an instrument's prices follow. Build it from an instrument
 /// (`PriceGrid::from(&instrument)`) or an exchange and kind
@@ -82,15 +121,15 @@ pub const KRX_LOWER_LIMIT_FACTOR: Decimal = units(7, 1);
 pub enum PriceGrid {
     /// KRX stocks: the price-dependent table [`KRX_STOCK_TICKS`].
     KrxStock,
-    /// KRX ETFs and ETNs: [`KRX_ETF_TICK`].
+    /// KRX ETFs and ETNs: [`KRX_ETF_TICKS`].
     KrxEtf,
     /// NYSE and NASDAQ stocks and ETFs: [`US_TICK`], [`US_SUB_DOLLAR_TICK`] below $1.
     UsEquity,
     /// Index points: [`TWO_DECIMALS_TICK`].
     Index,
-    /// Currency pairs: [`TWO_DECIMALS_TICK`].
+    /// Currency pairs: six significant digits, at least two decimals ([`fx_decimals`]).
     Fx,
-    /// Crypto in USD: [`TWO_DECIMALS_TICK`].
+    /// Crypto in USD: [`US_TICK`], [`US_SUB_DOLLAR_TICK`] below $1.
     Crypto,
 }
 
@@ -112,21 +151,34 @@ impl PriceGrid {
     /// The tick at `price`.
     pub fn tick_size(self, price: Decimal) -> Decimal {
         match self {
-            PriceGrid::KrxStock => KRX_STOCK_TICKS
-                .iter()
-                .find(|(bound, _)| price < *bound)
-                .map_or(KRX_STOCK_TOP_TICK, |(_, tick)| *tick),
-            PriceGrid::KrxEtf => KRX_ETF_TICK,
-            PriceGrid::UsEquity if price < US_SUB_DOLLAR_BOUND => US_SUB_DOLLAR_TICK,
-            PriceGrid::UsEquity => US_TICK,
-            PriceGrid::Index | PriceGrid::Fx | PriceGrid::Crypto => TWO_DECIMALS_TICK,
+            PriceGrid::KrxStock => banded(&KRX_STOCK_TICKS, KRX_STOCK_TOP_TICK, price),
+            PriceGrid::KrxEtf => banded(&KRX_ETF_TICKS, KRX_ETF_TOP_TICK, price),
+            PriceGrid::UsEquity | PriceGrid::Crypto if price < US_SUB_DOLLAR_BOUND => {
+                US_SUB_DOLLAR_TICK
+            }
+            PriceGrid::UsEquity | PriceGrid::Crypto => US_TICK,
+            PriceGrid::Index => TWO_DECIMALS_TICK,
+            PriceGrid::Fx => Decimal::new(1, fx_decimals(price)),
         }
+    }
+
+    /// The number of decimal places of a price near `price`: the tick's.
+    pub fn decimals(self, price: Decimal) -> u32 {
+        self.tick_size(price).scale()
     }
 
     /// Whether this grid has KRX daily price limits.
     pub fn has_price_limits(self) -> bool {
         matches!(self, PriceGrid::KrxStock | PriceGrid::KrxEtf)
     }
+}
+
+/// The tick of `price` in a table of `(upper bound, tick)` bands.
+fn banded(bands: &[(Decimal, Decimal)], top: Decimal, price: Decimal) -> Decimal {
+    bands
+        .iter()
+        .find(|(bound, _)| price < *bound)
+        .map_or(top, |(_, tick)| *tick)
 }
 
 impl From<(Exchange, Kind)> for PriceGrid {
@@ -141,6 +193,37 @@ impl From<&Instrument> for PriceGrid {
     }
 }
 
+/// The decimal places of an FX rate: [`FX_SIGNIFICANT_DIGITS`] significant digits, but
+/// never fewer than [`FX_MIN_DECIMALS`] (nor more than a `Decimal` holds, 28):
+/// `1384.555` → 2, `150.1234` → 3, `1.0856` → 5, `0.000722543` → 9. The sign is
+/// ignored; zero has 2.
+pub fn fx_decimals(rate: Decimal) -> u32 {
+    let abs = rate.abs().normalize();
+    if abs.is_zero() {
+        return FX_MIN_DECIMALS;
+    }
+    if abs >= Decimal::ONE {
+        let int_digits = digits(abs.trunc().mantissa().unsigned_abs());
+        FX_SIGNIFICANT_DIGITS
+            .saturating_sub(int_digits)
+            .max(FX_MIN_DECIMALS)
+    } else {
+        // 0.000847 is 847 × 10⁻⁶: three zeros after the point.
+        let zeros = abs.scale() - digits(abs.mantissa().unsigned_abs());
+        (FX_SIGNIFICANT_DIGITS + zeros).min(MAX_SCALE)
+    }
+}
+
+/// Decimal digits of a positive whole number (1 for 0).
+fn digits(mut n: u128) -> u32 {
+    let mut count = 1;
+    while n >= 10 {
+        n /= 10;
+        count += 1;
+    }
+    count
+}
+
 /// The tick at `price` on `grid` (a [`PriceGrid`], an `&Instrument` or an
 /// `(Exchange, Kind)`).
 pub fn tick_size(grid: impl Into<PriceGrid>, price: Decimal) -> Decimal {
@@ -148,9 +231,10 @@ pub fn tick_size(grid: impl Into<PriceGrid>, price: Decimal) -> Decimal {
 }
 
 /// The number of decimal places a price near `price` is shown with on `grid`: the
-/// tick's (0 for KRX, 2 or 4 for US equities, 2 elsewhere).
+/// tick's (0 for KRX, 2 or 4 for US equities and crypto, 2 for indices, 2 to 28 for FX
+/// rates).
 pub fn decimals(grid: impl Into<PriceGrid>, price: Decimal) -> u32 {
-    tick_size(grid, price).scale()
+    grid.into().decimals(price)
 }
 
 /// Whether `price` lies on `grid`.
@@ -188,6 +272,19 @@ pub fn round_to_tick(grid: impl Into<PriceGrid>, price: Decimal) -> Decimal {
         floor
     };
     with_tick_scale(grid, nearest)
+}
+
+/// `price` rounded half away from zero to the number of [`decimals`] `grid` has at that
+/// price, and written with exactly that many: `75.0875015258789` → `75.09` (US),
+/// `71200.5` → `71201` (KRX), `1.1220825910568237` → `1.12208` (FX). The price is not
+/// moved onto the tick (see the module documentation). When rounding up reaches a band
+/// with fewer decimals, the result takes that band's (`0.99996` → `1.00` in USD).
+pub fn round_dp(grid: impl Into<PriceGrid>, price: Decimal) -> Decimal {
+    let grid = grid.into();
+    let dp = grid.decimals(price);
+    let mut rounded = price.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
+    rounded.rescale(dp.min(grid.decimals(rounded)));
+    rounded
 }
 
 /// KRX daily price limits `(lower, upper)` for a base price (normally the previous
@@ -325,14 +422,28 @@ mod tests {
     }
 
     #[test]
-    fn krx_etfs_move_in_five_won_ticks_at_every_price() {
+    fn krx_etfs_move_in_one_won_ticks_below_2000_and_five_won_ticks_from_2000() {
         let grid = PriceGrid::of(Exchange::Krx, Kind::Etf);
         assert_eq!(grid, PriceGrid::KrxEtf);
-        for price in ["1000", "1999", "35000", "250000", "600000"] {
-            assert_eq!(tick_size(grid, d(price)), d("5"), "ETF tick at {price}");
+        for (price, tick) in [
+            ("1", "1"),
+            ("1000", "1"),
+            ("1999", "1"),
+            ("2000", "5"),
+            ("35000", "5"),
+            ("250000", "5"),
+            ("600000", "5"),
+        ] {
+            assert_eq!(tick_size(grid, d(price)), d(tick), "ETF tick at {price}");
         }
+        assert_eq!(round_to_tick(grid, d("1234.4")), d("1234"));
+        assert_eq!(round_to_tick(grid, d("1999.5")), d("2000"));
+        assert_eq!(floor_to_tick(grid, d("2003")), d("2000"));
+        assert_eq!(ceil_to_tick(grid, d("1998.2")), d("1999"));
         assert_eq!(round_to_tick(grid, d("35012")), d("35010"));
         assert_eq!(round_to_tick(grid, d("35012.5")), d("35015"));
+        assert!(is_on_tick(grid, d("1999")));
+        assert!(!is_on_tick(grid, d("2001")));
     }
 
     #[test]
@@ -357,7 +468,7 @@ mod tests {
     }
 
     #[test]
-    fn indices_fx_and_crypto_have_two_decimals() {
+    fn indices_fx_above_1000_and_crypto_above_a_dollar_have_two_decimals() {
         let cases = [
             (Exchange::Index, Kind::Index, PriceGrid::Index),
             (Exchange::Fx, Kind::Currency, PriceGrid::Fx),
@@ -369,6 +480,73 @@ mod tests {
             assert_eq!(tick_size(grid, d("1384.555")), d("0.01"), "{exchange}");
             assert_eq!(round_to_tick(grid, d("1384.555")).to_string(), "1384.56");
             assert_eq!(round_to_tick(grid, d("2650")).to_string(), "2650.00");
+        }
+    }
+
+    #[test]
+    fn fx_rates_keep_six_significant_digits_and_at_least_two_decimals() {
+        // (rate, decimals, rounded onto the tick)
+        let cases = [
+            ("1384.555", 2, "1384.56"),
+            ("15490.116", 2, "15490.12"),
+            ("1000", 2, "1000.00"),
+            ("999.9996", 3, "1000.00"),
+            ("150.12345", 3, "150.123"),
+            ("32.45678", 4, "32.4568"),
+            ("1.1220825910568237", 5, "1.12208"),
+            ("1.0856", 5, "1.08560"),
+            ("0.78230", 6, "0.782300"),
+            ("0.0999999996", 7, "0.100000"),
+            ("0.00084750423", 9, "0.000847504"),
+        ];
+        for (rate, dp, rounded) in cases {
+            assert_eq!(fx_decimals(d(rate)), dp, "decimals of {rate}");
+            assert_eq!(decimals(PriceGrid::Fx, d(rate)), dp, "decimals of {rate}");
+            assert_eq!(
+                round_to_tick(PriceGrid::Fx, d(rate)).to_string(),
+                rounded,
+                "{rate}"
+            );
+        }
+        assert_eq!(fx_decimals(Decimal::ZERO), 2);
+        assert_eq!(fx_decimals(d("-1.0856")), 5);
+        assert_eq!(fx_decimals(Decimal::new(1, 28)), 28);
+    }
+
+    #[test]
+    fn crypto_below_a_dollar_has_four_decimals() {
+        let grid = PriceGrid::of(Exchange::Crypto, Kind::Crypto);
+        assert_eq!(tick_size(grid, d("0.15234")), d("0.0001"));
+        assert_eq!(round_to_tick(grid, d("0.15235")).to_string(), "0.1524");
+        assert_eq!(round_to_tick(grid, d("95000.005")).to_string(), "95000.01");
+    }
+
+    #[test]
+    fn round_dp_cuts_to_the_grid_decimals_without_moving_onto_the_tick() {
+        let cases = [
+            // A split-adjusted KRX price stays off the 5-won tick, in whole won.
+            (PriceGrid::KrxStock, "1060.4", "1060"),
+            (PriceGrid::KrxStock, "71200.5", "71201"),
+            (PriceGrid::KrxStock, "71234", "71234"),
+            (PriceGrid::KrxEtf, "35012", "35012"),
+            (PriceGrid::UsEquity, "75.0875015258789", "75.09"),
+            (PriceGrid::UsEquity, "75.085", "75.09"),
+            (PriceGrid::UsEquity, "75.1", "75.10"),
+            (PriceGrid::UsEquity, "0.123456", "0.1235"),
+            (PriceGrid::UsEquity, "-0.123450", "-0.1235"),
+            (PriceGrid::UsEquity, "0.99996", "1.00"),
+            (PriceGrid::Index, "2501.2345", "2501.23"),
+            (PriceGrid::Fx, "1.1220825910568237", "1.12208"),
+            (PriceGrid::Fx, "1179.9399016572573", "1179.94"),
+            (PriceGrid::Fx, "999.9996", "1000.00"),
+            (PriceGrid::Crypto, "0.0612345", "0.0612"),
+        ];
+        for (grid, price, want) in cases {
+            assert_eq!(
+                round_dp(grid, d(price)).to_string(),
+                want,
+                "{grid:?} {price}"
+            );
         }
     }
 
@@ -415,6 +593,17 @@ mod tests {
             Some((d("7005"), d("13000"))),
             "ETF limits on the 5-won grid"
         );
+        // 1,800 × 1.3 = 2,340 (5-won ticks); × 0.7 = 1,260 (1-won ticks).
+        assert_eq!(
+            price_limits((Exchange::Krx, Kind::Etf), d("1800")),
+            Some((d("1260"), d("2340"))),
+            "ETF limits across the 2,000-won band"
+        );
+        // 1,543 × 1.3 = 2,005.9 → 2,005; × 0.7 = 1,080.1 → 1,081.
+        assert_eq!(
+            price_limits((Exchange::Krx, Kind::Etf), d("1543")),
+            Some((d("1081"), d("2005")))
+        );
         assert_eq!(price_limits(PriceGrid::KrxStock, Decimal::ZERO), None);
     }
 
@@ -454,6 +643,20 @@ mod tests {
                 prop_assert_eq!(ceil, price);
                 prop_assert_eq!(nearest, price);
             }
+        }
+
+        #[test]
+        fn round_dp_keeps_the_grid_decimals_and_is_idempotent(
+            grid in grids(),
+            mantissa in 1i64..5_000_000_000_000,
+            scale in 0u32..9,
+        ) {
+            let price = Decimal::new(mantissa, scale);
+            let rounded = round_dp(grid, price);
+            let dp = decimals(grid, price);
+            prop_assert_eq!(rounded.scale(), decimals(grid, rounded), "{} → {}", price, rounded);
+            prop_assert!((rounded - price).abs() * Decimal::TWO <= Decimal::new(1, dp));
+            prop_assert_eq!(round_dp(grid, rounded).to_string(), rounded.to_string());
         }
 
         #[test]

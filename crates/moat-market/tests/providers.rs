@@ -96,7 +96,7 @@ fn yahoo_aapl_closed_2020_01_02_at_75_09_split_adjusted_not_dividend_adjusted() 
         chart.meta.regular_market_time,
         Some(utc("2025-02-19T21:00:01Z"))
     );
-    assert_eq!(chart.grid(), PriceGrid::Cents);
+    assert_eq!(chart.grid(), PriceGrid::UsEquity);
     // The float goes in through its shortest string, unrounded…
     assert_eq!(chart.bars[0].close.to_string(), "75.0875015258789");
     assert_eq!(chart.bars[0].start, utc("2020-01-02T14:30:00Z"));
@@ -132,7 +132,7 @@ fn yahoo_aapl_4_for_1_split_on_2020_08_31_and_the_november_dividend_are_read_fro
     assert_eq!(dividend.amount, d("0.205"));
     assert_eq!(dividend.currency, "USD");
     assert_eq!(dividend.pay_date, None);
-    let candles = chart.daily_candles(PriceGrid::Cents);
+    let candles = chart.daily_candles(PriceGrid::UsEquity);
     assert_eq!(candles.len(), 49);
     assert_eq!(candles[0].date, date("2020-08-31"));
     assert_eq!(candles[0].open, d("127.58"));
@@ -167,7 +167,7 @@ fn yahoo_msft_paid_four_dividends_with_2021_ex_dates() {
         ]
     );
     assert!(chart.splits.is_empty());
-    let candles = chart.daily_candles(PriceGrid::Cents);
+    let candles = chart.daily_candles(PriceGrid::UsEquity);
     assert_eq!(candles.len(), 252);
     assert_eq!(
         (candles[0].date, candles[0].close),
@@ -193,7 +193,7 @@ fn yahoo_nvda_4_for_1_split_on_2021_07_20_leaves_no_jump_in_the_candles() {
         ),
         (date("2021-07-20"), 4, 1)
     );
-    let candles = chart.daily_candles(PriceGrid::Cents);
+    let candles = chart.daily_candles(PriceGrid::UsEquity);
     assert_eq!(candles.len(), 252);
     let day = |s: &str| candles.iter().find(|c| c.date == date(s)).unwrap();
     // Adjusted for this split and the 10:1 of 2024 (recorded in 2025): 751.18 / 40.
@@ -220,7 +220,7 @@ fn yahoo_tsla_has_no_dividends_and_thirteen_years_of_candles() {
     let chart = yahoo::parse_chart(&body).unwrap();
     assert!(chart.dividends.is_empty());
     assert!(chart.splits.is_empty());
-    let candles = chart.daily_candles(PriceGrid::Cents);
+    let candles = chart.daily_candles(PriceGrid::UsEquity);
     assert_eq!(candles.len(), 3303);
     assert_eq!(
         (candles[0].date, candles[0].close),
@@ -247,9 +247,9 @@ fn yahoo_one_minute_chart_of_a_saturday_has_no_bars_and_still_quotes_from_meta()
         0,
         "2025-02-01 is a Saturday: `quote: [{{}}]`, no timestamps"
     );
-    assert!(chart.intraday_bars(PriceGrid::Cents).is_empty());
+    assert!(chart.intraday_bars(PriceGrid::UsEquity).is_empty());
     let quote = chart
-        .quote(&"NASDAQ:AAPL".parse().unwrap(), PriceGrid::Cents)
+        .quote(&"NASDAQ:AAPL".parse().unwrap(), PriceGrid::UsEquity)
         .unwrap();
     assert_eq!(quote.price, d("244.87"));
     // meta.previousClose (244.47) wins over chartPreviousClose (236).
@@ -272,7 +272,7 @@ fn yahoo_eurusd_candles_are_london_dates_on_the_rate_grid() {
         return;
     };
     let chart = yahoo::parse_chart(&body).unwrap();
-    assert_eq!(chart.grid(), PriceGrid::Rate);
+    assert_eq!(chart.grid(), PriceGrid::Fx);
     let candles = chart.daily_candles(chart.grid());
     let got: Vec<(NaiveDate, Decimal)> = candles.iter().map(|c| (c.date, c.close)).collect();
     assert_eq!(
@@ -293,7 +293,7 @@ fn yahoo_qqq_closed_2020_01_02_at_216_16() {
     };
     let chart = yahoo::parse_chart(&body).unwrap();
     assert_eq!(chart.meta.instrument_type.as_deref(), Some("ETF"));
-    assert_eq!(chart.grid(), PriceGrid::Cents);
+    assert_eq!(chart.grid(), PriceGrid::UsEquity);
     let candles = chart.daily_candles(chart.grid());
     assert_eq!(candles.len(), 1);
     assert_eq!(candles[0].date, date("2020-01-02"));
@@ -324,7 +324,7 @@ fn alpha_vantage_global_quote_for_msft_on_2018_10_05() {
     assert_eq!(q.change_percent, Some(d("-0.5852")));
     let quote = q.to_quote(
         &"NASDAQ:MSFT".parse().unwrap(),
-        PriceGrid::Cents,
+        PriceGrid::UsEquity,
         utc("2018-10-08T00:00:00Z"),
     );
     assert_eq!(quote.price.to_string(), "112.13");
@@ -481,7 +481,7 @@ fn ecb_2016_history_is_oldest_first_with_usd_krw_1122_61_on_2016_08_24() {
 #[test]
 fn own_yahoo_chart_skips_the_null_bar_and_reads_the_dividend() {
     let chart = yahoo::parse_chart(&own("yahoo-chart-null-bar-dividend.json")).unwrap();
-    let candles = chart.daily_candles(PriceGrid::Cents);
+    let candles = chart.daily_candles(PriceGrid::UsEquity);
     let dates: Vec<NaiveDate> = candles.iter().map(|c| c.date).collect();
     assert_eq!(
         dates,
@@ -496,7 +496,7 @@ fn own_yahoo_chart_skips_the_null_bar_and_reads_the_dividend() {
         (date("2024-03-14"), d("0.24"))
     );
     let quote = chart
-        .quote(&"NASDAQ:MOAT".parse().unwrap(), PriceGrid::Cents)
+        .quote(&"NASDAQ:MOAT".parse().unwrap(), PriceGrid::UsEquity)
         .unwrap();
     // Session 2024-03-15 (16:00 EDT); the bar before it closed 100.50.
     assert_eq!(
@@ -579,7 +579,7 @@ fn own_ecb_file_leaves_out_the_day_without_krw() {
 fn own_alpha_vantage_daily_series_is_split_adjusted_with_the_splits_endpoint() {
     let series = alpha_vantage::parse_time_series(&own("av-time-series-daily.json")).unwrap();
     let splits = alpha_vantage::parse_splits(&own("av-splits.json")).unwrap();
-    let candles = alpha_vantage::split_adjusted_candles(&series.rows, &splits, PriceGrid::Cents);
+    let candles = alpha_vantage::split_adjusted_candles(&series.rows, &splits, PriceGrid::UsEquity);
     let closes: Vec<Decimal> = candles.iter().map(|c| c.close).collect();
     // 399.99 / 4 = 99.9975 → 100.00; 402.01 / 4 = 100.5025 → 100.50; then as traded.
     assert_eq!(closes, [d("100.00"), d("100.50"), d("103.00")]);

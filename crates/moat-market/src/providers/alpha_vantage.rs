@@ -37,7 +37,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::http::{self, Expect};
-use super::{currency_code, round_rate, shorten, PriceGrid};
+use super::{currency_code, round_price, round_rate, shorten, PriceGrid};
 use crate::{
     Bar, DailyCandle, Dividend, Exchange, FxProvider, FxRate, Instrument, InstrumentId, Kind,
     PriceProvider, ProviderError, ProviderKind, Quote, QuoteState, Split,
@@ -371,11 +371,14 @@ pub fn split_adjusted_candles(
                 factor = factor * Decimal::from(s.numerator) / Decimal::from(s.denominator);
             }
             let price = |p: Decimal| {
-                grid.round(if factor == Decimal::ONE {
-                    p
-                } else {
-                    p / factor
-                })
+                round_price(
+                    grid,
+                    if factor == Decimal::ONE {
+                        p
+                    } else {
+                        p / factor
+                    },
+                )
             };
             let volume = r.volume.unwrap_or(0);
             let volume = if factor == Decimal::ONE {
@@ -457,11 +460,11 @@ impl GlobalQuote {
             .min(now);
         Quote {
             instrument_id: instrument_id.clone(),
-            price: grid.round(self.price),
-            previous_close: grid.round(self.previous_close),
-            open: grid.round(self.open),
-            high: grid.round(self.high),
-            low: grid.round(self.low),
+            price: round_price(grid, self.price),
+            previous_close: round_price(grid, self.previous_close),
+            open: round_price(grid, self.open),
+            high: round_price(grid, self.high),
+            low: round_price(grid, self.low),
             volume: self.volume,
             as_of,
             state: QuoteState::Delayed,
@@ -759,7 +762,7 @@ impl PriceProvider for AlphaVantageProvider {
         if from > to {
             return Ok(Vec::new());
         }
-        let grid = PriceGrid::for_instrument(instrument);
+        let grid = PriceGrid::from(instrument);
         let (series, splits) = if self.premium {
             let body = self
                 .query(&[
@@ -812,7 +815,7 @@ impl PriceProvider for AlphaVantageProvider {
             .query(&[("function", "GLOBAL_QUOTE"), ("symbol", &symbol)])
             .await?;
         let quote = parse_global_quote(&body)?;
-        Ok(quote.to_quote(&instrument.id, PriceGrid::for_instrument(instrument), now))
+        Ok(quote.to_quote(&instrument.id, PriceGrid::from(instrument), now))
     }
 
     async fn corporate_actions(
@@ -966,7 +969,7 @@ mod tests {
         let splits = series.splits();
         assert_eq!(splits.len(), 1);
         assert_eq!((splits[0].numerator, splits[0].denominator), (4, 1));
-        let candles = split_adjusted_candles(&series.rows, &splits, PriceGrid::Cents);
+        let candles = split_adjusted_candles(&series.rows, &splits, PriceGrid::UsEquity);
         // 499.23 / 4 = 124.8075 → 124.81; 46907479 × 4.
         assert_eq!(candles[0].close, d("124.81"));
         assert_eq!(candles[0].volume, 187_629_916);
@@ -982,11 +985,11 @@ mod tests {
             "09. change": "-0.6600", "10. change percent": "-0.5852%"}}"#;
         let q = parse_global_quote(body).unwrap();
         let now: DateTime<Utc> = "2018-10-08T12:00:00Z".parse().unwrap();
-        let quote = q.to_quote(&"NASDAQ:MSFT".parse().unwrap(), PriceGrid::Cents, now);
+        let quote = q.to_quote(&"NASDAQ:MSFT".parse().unwrap(), PriceGrid::UsEquity, now);
         assert_eq!(quote.as_of.to_rfc3339(), "2018-10-05T20:00:00+00:00");
         let early: DateTime<Utc> = "2018-10-05T15:00:00Z".parse().unwrap();
         assert_eq!(
-            q.to_quote(&"NASDAQ:MSFT".parse().unwrap(), PriceGrid::Cents, early)
+            q.to_quote(&"NASDAQ:MSFT".parse().unwrap(), PriceGrid::UsEquity, early)
                 .as_of,
             early
         );

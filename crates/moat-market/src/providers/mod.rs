@@ -15,113 +15,59 @@
 //!
 //! Prices are never computed in `f64`. Yahoo sends JSON floats: each is turned into a
 //! [`Decimal`] through its shortest round-trip string (`75.0875015258789`), see
-//! [`decimal_from_f64`], and then rounded to the instrument's price grid
-//! ([`PriceGrid`]). Alpha Vantage and the ECB send decimal strings, parsed directly.
+//! [`decimal_from_f64`], and then rounded by [`round_price`]. Alpha Vantage and the ECB
+//! send decimal strings, parsed directly, and rounded the same way.
 //!
-//! The price grid (rounding half away from zero):
+//! There is one rounding rule, [`crate::ticks`]'s: a price from a source is rounded half
+//! away from zero to the number of decimals of the instrument's [`PriceGrid`] at that
+//! price ([`ticks::round_dp`]), but not moved onto the tick (split-adjusted history
+//! need not lie on today's tick):
 //!
-//! | instrument | decimals |
-//! |---|---|
-//! | stocks, ETFs and crypto priced in KRW (or JPY) | 0 |
-//! | stocks, ETFs and crypto in USD (and other currencies) | 2, or 4 when the price is below 1 |
-//! | indices | 2 |
-//! | currency pairs (and every FX rate) | 6 significant digits, never fewer than 2 decimals ([`round_rate`]) |
+//! | instrument | grid | decimals |
+//! |---|---|---|
+//! | KRX stocks and ETFs | [`PriceGrid::KrxStock`], [`PriceGrid::KrxEtf`] | 0 |
+//! | NYSE and NASDAQ stocks and ETFs, crypto | [`PriceGrid::UsEquity`], [`PriceGrid::Crypto`] | 2, or 4 below 1 |
+//! | indices | [`PriceGrid::Index`] | 2 |
+//! | currency pairs (and every FX rate) | [`PriceGrid::Fx`] | 6 significant digits, never fewer than 2 decimals ([`ticks::fx_decimals`]) |
 //!
-//! Prices on a grid carry exactly that many decimals (`75.10`, `71200`); rates are
-//! normalised (`1.0856`, `1179.94`).
+//! Prices carry exactly that many decimals (`75.10`, `71200`); FX rates are then
+//! normalised ([`round_rate`]: `1.0856`, `1179.94`, not `1.08560`), so the ECB's
+//! published rates pass through as published.
 
 use std::str::FromStr;
 
 use chrono_tz::Tz;
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
-use crate::{Instrument, Kind, Market, ProviderError};
+use crate::{ticks, Market, ProviderError};
 
 pub mod alpha_vantage;
 pub mod ecb;
 pub mod http;
 pub mod yahoo;
 
+pub use crate::ticks::PriceGrid;
 pub use alpha_vantage::AlphaVantageProvider;
 pub use ecb::EcbProvider;
 pub use yahoo::YahooProvider;
 
-/// The decimals a price is rounded to (see the table in the module documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PriceGrid {
-    /// Whole units: KRW (and JPY) stocks, ETFs and crypto.
-    Whole,
-    /// Cents, or 4 decimals below 1: USD and other currencies.
-    Cents,
-    /// Index points: 2 decimals.
-    Points,
-    /// FX rates: [`round_rate`].
-    Rate,
-}
-
-impl PriceGrid {
-    /// The grid of an instrument: by kind first (currency pairs, indices), then by its
-    /// price currency.
-    pub fn for_instrument(instrument: &Instrument) -> Self {
-        Self::for_kind(instrument.kind, &instrument.currency)
-    }
-
-    pub fn for_kind(kind: Kind, currency: &str) -> Self {
-        match kind {
-            Kind::Currency => PriceGrid::Rate,
-            Kind::Index => PriceGrid::Points,
-            _ if is_whole_unit_currency(currency) => PriceGrid::Whole,
-            _ => PriceGrid::Cents,
-        }
-    }
-
-    /// Rounds half away from zero onto the grid.
-    pub fn round(self, price: Decimal) -> Decimal {
-        let dp = match self {
-            PriceGrid::Whole => 0,
-            PriceGrid::Points => 2,
-            PriceGrid::Cents if price.abs() < Decimal::ONE => 4,
-            PriceGrid::Cents => 2,
-            PriceGrid::Rate => return round_rate(price),
-        };
-        let mut rounded = price.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
-        rounded.rescale(dp);
-        rounded
+/// A price from a source on `grid`: [`ticks::round_dp`] (see the table in the module
+/// documentation); FX rates are normalised as by [`round_rate`].
+pub fn round_price(grid: PriceGrid, price: Decimal) -> Decimal {
+    match grid {
+        PriceGrid::Fx => round_rate(price),
+        _ => ticks::round_dp(grid, price),
     }
 }
 
-/// Currencies whose prices are quoted in whole units.
-fn is_whole_unit_currency(currency: &str) -> bool {
-    matches!(currency.trim().to_ascii_uppercase().as_str(), "KRW" | "JPY")
-}
-
-/// Rounds an FX rate to 6 significant digits but never to fewer than 2 decimals, half
-/// away from zero, and normalises it: USD/KRW `1179.939901…` → `1179.94`, USD/JPY
-/// `150.12345` → `150.123`, EUR/USD `1.12208259` → `1.12208`, KRW/USD `0.00084750079…` →
-/// `0.000847501`. This is the precision the ECB publishes its own rates with, so the
-/// ECB's direct rates pass through unchanged.
+/// Rounds an FX rate to the FX grid's decimals ([`ticks::fx_decimals`]: 6 significant
+/// digits but never fewer than 2 decimals), half away from zero, and normalises it:
+/// USD/KRW `1179.939901…` → `1179.94`, USD/JPY `150.12345` → `150.123`, EUR/USD
+/// `1.12208259` → `1.12208`, KRW/USD `0.00084750079…` → `0.000847501`. This is the
+/// precision the ECB publishes its own rates with, so the ECB's direct rates pass
+/// through unchanged (`1.0856` stays `1.0856`).
 pub fn round_rate(rate: Decimal) -> Decimal {
-    let abs = rate.abs();
-    if abs.is_zero() {
-        return Decimal::ZERO;
-    }
-    let dp: u32 = if abs >= Decimal::ONE {
-        // Digits before the point.
-        let int_digits = abs.trunc().normalize().to_string().len() as u32;
-        6u32.saturating_sub(int_digits).max(2)
-    } else {
-        // Zeros right after the point (0.000847 has 3).
-        let mut zeros = 0u32;
-        let mut v = abs;
-        let tenth = Decimal::new(1, 1);
-        while v < tenth && zeros < 20 {
-            v *= Decimal::TEN;
-            zeros += 1;
-        }
-        (6 + zeros).min(28)
-    };
-    rate.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero)
-        .normalize()
+    ticks::round_dp(PriceGrid::Fx, rate).normalize()
 }
 
 /// A JSON float as a [`Decimal`], through its shortest round-trip string (Rust's `f64`
@@ -174,35 +120,29 @@ mod tests {
     }
 
     #[test]
-    fn providers_price_grid_rounds_half_away_from_zero_to_the_instrument_grid() {
-        assert_eq!(
-            PriceGrid::Cents.round(d("75.0875015258789")).to_string(),
-            "75.09"
-        );
-        assert_eq!(PriceGrid::Cents.round(d("75.085")).to_string(), "75.09");
-        assert_eq!(PriceGrid::Cents.round(d("-75.085")).to_string(), "-75.09");
-        assert_eq!(PriceGrid::Cents.round(d("75.1")).to_string(), "75.10");
-        assert_eq!(PriceGrid::Cents.round(d("0.123456")).to_string(), "0.1235");
-        assert_eq!(PriceGrid::Whole.round(d("71200.5")).to_string(), "71201");
-        assert_eq!(PriceGrid::Whole.round(d("71200")).to_string(), "71200");
-        assert_eq!(
-            PriceGrid::Points.round(d("2501.2345")).to_string(),
-            "2501.23"
-        );
-        assert_eq!(
-            PriceGrid::Rate.round(d("1.1220825910568237")).to_string(),
-            "1.12208"
-        );
-    }
-
-    #[test]
-    fn providers_grid_follows_kind_then_currency() {
-        assert_eq!(PriceGrid::for_kind(Kind::Stock, "KRW"), PriceGrid::Whole);
-        assert_eq!(PriceGrid::for_kind(Kind::Etf, "krw"), PriceGrid::Whole);
-        assert_eq!(PriceGrid::for_kind(Kind::Stock, "USD"), PriceGrid::Cents);
-        assert_eq!(PriceGrid::for_kind(Kind::Crypto, "USD"), PriceGrid::Cents);
-        assert_eq!(PriceGrid::for_kind(Kind::Index, "KRW"), PriceGrid::Points);
-        assert_eq!(PriceGrid::for_kind(Kind::Currency, "KRW"), PriceGrid::Rate);
+    fn providers_round_half_away_from_zero_to_the_grid_decimals() {
+        let cases = [
+            (PriceGrid::UsEquity, "75.0875015258789", "75.09"),
+            (PriceGrid::UsEquity, "75.085", "75.09"),
+            (PriceGrid::UsEquity, "75.1", "75.10"),
+            (PriceGrid::UsEquity, "0.123456", "0.1235"),
+            (PriceGrid::UsEquity, "-0.123450", "-0.1235"),
+            (PriceGrid::Crypto, "0.123456", "0.1235"),
+            (PriceGrid::KrxStock, "71200.5", "71201"),
+            (PriceGrid::KrxStock, "71200", "71200"),
+            // Off the 5-won tick (a split-adjusted price): kept, in whole won.
+            (PriceGrid::KrxEtf, "35012.4", "35012"),
+            (PriceGrid::Index, "2501.2345", "2501.23"),
+            (PriceGrid::Fx, "1.1220825910568237", "1.12208"),
+            (PriceGrid::Fx, "1.08560", "1.0856"),
+        ];
+        for (grid, price, want) in cases {
+            assert_eq!(
+                round_price(grid, d(price)).to_string(),
+                want,
+                "{grid:?} {price}"
+            );
+        }
     }
 
     #[test]

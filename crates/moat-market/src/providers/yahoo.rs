@@ -33,10 +33,10 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Deserialize;
 
 use super::http::{self, Expect};
-use super::{decimal_from_f64, exchange_time_zone, shorten, PriceGrid};
+use super::{decimal_from_f64, exchange_time_zone, round_price, shorten, PriceGrid};
 use crate::{
-    Bar, DailyCandle, Dividend, Exchange, Instrument, InstrumentId, Kind, PriceProvider,
-    ProviderError, ProviderKind, Quote, QuoteState, Split, INTRADAY_BAR_MINUTES,
+    Bar, DailyCandle, Dividend, Exchange, Instrument, InstrumentId, PriceProvider, ProviderError,
+    ProviderKind, Quote, QuoteState, Split, INTRADAY_BAR_MINUTES,
 };
 
 /// Where Yahoo's chart API lives.
@@ -149,16 +149,23 @@ pub struct Chart {
 
 impl Chart {
     /// The grid suggested by the chart itself (`meta.instrumentType`, `meta.currency`),
-    /// for when no [`Instrument`] is at hand.
+    /// for when no [`Instrument`] is at hand: currencies, indices and crypto by type;
+    /// stocks and ETFs priced in KRW on the KRX grids (whole won), any other on the US
+    /// equity grid (cents, 4 decimals below 1).
     pub fn grid(&self) -> PriceGrid {
-        let kind = match self.meta.instrument_type.as_deref() {
-            Some("CURRENCY") => Kind::Currency,
-            Some("INDEX") => Kind::Index,
-            Some("ETF") => Kind::Etf,
-            Some("CRYPTOCURRENCY") => Kind::Crypto,
-            _ => Kind::Stock,
-        };
-        PriceGrid::for_kind(kind, self.meta.currency.as_deref().unwrap_or(""))
+        let krw = self
+            .meta
+            .currency
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("KRW"));
+        match self.meta.instrument_type.as_deref() {
+            Some("CURRENCY") => PriceGrid::Fx,
+            Some("INDEX") => PriceGrid::Index,
+            Some("CRYPTOCURRENCY") => PriceGrid::Crypto,
+            Some("ETF") if krw => PriceGrid::KrxEtf,
+            _ if krw => PriceGrid::KrxStock,
+            _ => PriceGrid::UsEquity,
+        }
     }
 
     /// The bars as daily candles on `grid`, one per exchange-local date (the last bar
@@ -168,10 +175,10 @@ impl Chart {
         for bar in &self.bars {
             let candle = DailyCandle {
                 date: bar.date,
-                open: grid.round(bar.open),
-                high: grid.round(bar.high),
-                low: grid.round(bar.low),
-                close: grid.round(bar.close),
+                open: round_price(grid, bar.open),
+                high: round_price(grid, bar.high),
+                low: round_price(grid, bar.low),
+                close: round_price(grid, bar.close),
                 volume: bar.volume,
             };
             match candles.last_mut() {
@@ -188,10 +195,10 @@ impl Chart {
             .iter()
             .map(|bar| Bar {
                 start: bar.start,
-                open: grid.round(bar.open),
-                high: grid.round(bar.high),
-                low: grid.round(bar.low),
-                close: grid.round(bar.close),
+                open: round_price(grid, bar.open),
+                high: round_price(grid, bar.high),
+                low: round_price(grid, bar.low),
+                close: round_price(grid, bar.close),
                 volume: bar.volume,
             })
             .collect()
@@ -251,11 +258,11 @@ impl Chart {
             .unwrap_or(0);
         Ok(Quote {
             instrument_id: instrument_id.clone(),
-            price: grid.round(price),
-            previous_close: grid.round(previous_close),
-            open: grid.round(open),
-            high: grid.round(high),
-            low: grid.round(low),
+            price: round_price(grid, price),
+            previous_close: round_price(grid, previous_close),
+            open: round_price(grid, open),
+            high: round_price(grid, high),
+            low: round_price(grid, low),
             volume,
             as_of,
             state: QuoteState::Delayed,
@@ -621,7 +628,7 @@ impl PriceProvider for YahooProvider {
             return Ok(Vec::new());
         }
         let chart = self.daily_chart(instrument, from, to).await?;
-        let grid = PriceGrid::for_instrument(instrument);
+        let grid = PriceGrid::from(instrument);
         Ok(chart
             .daily_candles(grid)
             .into_iter()
@@ -663,7 +670,7 @@ impl PriceProvider for YahooProvider {
             )
             .await?;
         let step = i64::from(INTRADAY_BAR_MINUTES) * 60;
-        let grid = PriceGrid::for_instrument(instrument);
+        let grid = PriceGrid::from(instrument);
         Ok(chart
             .intraday_bars(grid)
             .into_iter()
@@ -692,7 +699,7 @@ impl PriceProvider for YahooProvider {
                 ],
             )
             .await?;
-        chart.quote(&instrument.id, PriceGrid::for_instrument(instrument))
+        chart.quote(&instrument.id, PriceGrid::from(instrument))
     }
 
     async fn corporate_actions(
@@ -722,7 +729,7 @@ impl PriceProvider for YahooProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Board;
+    use crate::{Board, Kind};
 
     fn instrument(id: &str, kind: Kind, board: Option<Board>, currency: &str) -> Instrument {
         Instrument {
@@ -865,7 +872,7 @@ mod tests {
     fn providers_yahoo_quote_takes_the_previous_close_from_the_bars_before_the_session() {
         let chart = parse_chart(CHART.as_bytes()).unwrap();
         let quote = chart
-            .quote(&"KRX:005930".parse().unwrap(), PriceGrid::Whole)
+            .quote(&"KRX:005930".parse().unwrap(), PriceGrid::KrxStock)
             .unwrap();
         assert_eq!(quote.price, Decimal::from(71200));
         // regularMarketTime 1704178800 = 2024-01-02 16:00 KST; the 2024-01-01 bar closed 71200.
