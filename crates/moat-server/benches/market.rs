@@ -17,7 +17,7 @@ use chrono::{Duration as Days, Utc};
 use moat_market::{
     catalog, search::SearchIndex, simulator::Simulator, Exchange, Instrument, InstrumentId,
 };
-use moat_storage::{ConnectOptions, Storage};
+use moat_storage::ConnectOptions;
 
 fn percentile(mut v: Vec<Duration>, p: f64) -> Duration {
     v.sort();
