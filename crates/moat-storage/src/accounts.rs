@@ -678,6 +678,10 @@ macro_rules! impl_account_storage {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
+                sqlx::query("DELETE FROM favorites WHERE user_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
                 tx.commit().await?;
                 Ok(())
             }

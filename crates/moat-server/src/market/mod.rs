@@ -69,6 +69,8 @@ pub struct MarketService {
     providers: HashMap<Market, ProviderSlot>,
     catalog: RwLock<Arc<Catalog>>,
     quotes: RwLock<HashMap<InstrumentId, Quote>>,
+    /// When a real provider was last asked for each quote, successfully or not.
+    polled: RwLock<HashMap<InstrumentId, tokio::time::Instant>>,
     pub hub: Hub,
     config: MarketConfig,
 }
@@ -119,6 +121,7 @@ impl MarketService {
             providers,
             catalog: RwLock::new(Arc::new(Catalog::new(instruments))),
             quotes: RwLock::new(quotes),
+            polled: RwLock::default(),
             hub: Hub::new(config.max_stream_connections),
             config: config.clone(),
         }))
@@ -153,14 +156,21 @@ impl MarketService {
     }
 
     /// The latest quote: computed now for simulated instruments, else the last polled
-    /// one (fetched on first use).
+    /// one while it is younger than `poll_secs`; an older one (or none) is asked for
+    /// again, and kept, marked stale, when the provider fails.
     pub async fn quote(&self, instrument: &Instrument) -> Option<Quote> {
         let now = Utc::now();
         if self.is_simulated(instrument) {
             return Some(self.simulator.quote_at(instrument, now));
         }
         let known = self.cached_quote(&instrument.id);
-        if known.as_ref().is_some_and(|q| q.state != QuoteState::Stale) {
+        let fresh = self
+            .polled
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&instrument.id)
+            .is_some_and(|at| at.elapsed() < Duration::from_secs(self.config.poll_secs));
+        if known.is_some() && fresh {
             return known;
         }
         self.poll_quote(instrument, now).await.or(known)
@@ -178,6 +188,10 @@ impl MarketService {
     async fn poll_quote(&self, instrument: &Instrument, now: DateTime<Utc>) -> Option<Quote> {
         let slot = self.slot(instrument);
         let market = market_name(instrument.market());
+        self.polled
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(instrument.id.clone(), tokio::time::Instant::now());
         match slot.provider.quote(instrument, now).await {
             Ok(quote) => {
                 let _ = self
@@ -229,7 +243,10 @@ impl MarketService {
         to: NaiveDate,
     ) -> anyhow::Result<Vec<DailyCandle>> {
         let mut candles = if self.is_simulated(instrument) {
-            self.simulator.daily(instrument, from, to)
+            // The simulator knows every day in full, today's and the future's too: only
+            // finished sessions are history; the one under way comes from the quote.
+            let finished = last_finished_session(instrument.market(), Utc::now());
+            self.simulator.daily(instrument, from, to.min(finished))
         } else {
             self.storage.daily_candles(&instrument.id, from, to).await?
         };
@@ -425,10 +442,7 @@ impl MarketService {
         for (n, inst) in instruments.into_iter().enumerate() {
             let market = inst.market();
             let today = calendar::local_date(market, now);
-            let last_done = match calendar::session(market, today) {
-                Some(s) if s.close <= now => today,
-                _ => calendar::previous_trading_day(market, today),
-            };
+            let last_done = last_finished_session(market, now);
             let from = match latest.get(&inst.id) {
                 Some(d) => *d + chrono::Duration::days(1),
                 None => backfill_start(today, self.config.backfill_years),
@@ -517,6 +531,15 @@ impl MarketService {
 
     pub fn storage(&self) -> &Arc<dyn Storage> {
         &self.storage
+    }
+}
+
+/// The date of the last session of `market` that has closed by `now`.
+fn last_finished_session(market: Market, now: DateTime<Utc>) -> NaiveDate {
+    let today = calendar::local_date(market, now);
+    match calendar::session(market, today) {
+        Some(s) if s.close <= now => today,
+        _ => calendar::previous_trading_day(market, today),
     }
 }
 

@@ -108,7 +108,12 @@ impl From<&Quote> for QuoteDto {
             price: q.price.to_string(),
             previous_close: q.previous_close.to_string(),
             change: q.change().to_string(),
-            change_percent: q.change_percent().round_dp(2).to_string(),
+            change_percent: {
+                // Always two decimals ("0.00", "1.00"), not "0" or "1".
+                let mut percent = q.change_percent().round_dp(2);
+                percent.rescale(2);
+                percent.to_string()
+            },
             open: q.open.to_string(),
             high: q.high.to_string(),
             low: q.low.to_string(),

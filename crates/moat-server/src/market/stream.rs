@@ -233,8 +233,11 @@ async fn subscribe(
         };
         let mut rx = service.hub.subscribe(&topic);
         // The current quote at once, then every change.
+        let mut last = None;
         if let Some(q) = service.quote(&instrument).await {
-            let _ = out.try_send(Message::Text(quote_frame(&topic, &q)));
+            let frame = quote_frame(&topic, &q);
+            let _ = out.try_send(Message::Text(frame.clone()));
+            last = Some(frame);
         }
         let out = out.clone();
         let task = tokio::spawn(async move {
@@ -245,6 +248,11 @@ async fn subscribe(
                         if out.is_closed() {
                             break;
                         }
+                        // The first push can repeat the quote sent on subscribing.
+                        if last.as_ref() == Some(&frame) {
+                            continue;
+                        }
+                        last = Some(frame.clone());
                         let _ = out.try_send(Message::Text(frame));
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => continue,
