@@ -44,7 +44,7 @@ pub const ANCHOR_DATE: NaiveDate = match NaiveDate::from_ymd_opt(2026, 1, 2) {
     None => panic!("valid anchor date"),
 };
 /// The resolution of the live price inside a bar, in seconds.
-pub const LIVE_STEP_SECS: i64 = 2;
+pub const LIVE_STEP_SECS: i64 = 1;
 /// Annual drift of every simulated price.
 const ANNUAL_DRIFT: f64 = 0.06;
 /// Trading days a year, to turn annual volatility into daily.

@@ -417,7 +417,7 @@ async fn a_search_over_64_characters_is_refused_naming_q() {
         if ok {
             assert_eq!(r.status(), 200, "{why}");
         } else {
-            let e = assert_error(r, 422, "invalid_input").await;
+            let e = assert_error(r, 400, "invalid_parameter").await;
             assert!(e["fields"]["q"].is_string(), "{why}: {e}");
         }
     }
@@ -437,20 +437,11 @@ async fn search_limits_outside_one_to_fifty_are_refused_with_the_error_shape() {
         let r = app
             .get(&format!("/api/instruments/search?q=a&limit={limit}"))
             .await;
-        let status = r.status().as_u16();
+        let e = assert_error(r, 400, "invalid_parameter").await;
         assert!(
-            status == 400 || status == 422,
-            "{why} (limit={limit}): {status}"
+            e["fields"]["limit"].is_string(),
+            "{why} (limit={limit}): {e}"
         );
-        let code = if status == 422 {
-            "invalid_input"
-        } else {
-            "bad_request"
-        };
-        let e = assert_error(r, status, code).await;
-        if status == 422 {
-            assert!(e["fields"]["limit"].is_string(), "{why}: {e}");
-        }
     }
 }
 
@@ -512,7 +503,7 @@ async fn unknown_instruments_are_not_found_and_malformed_ids_name_id() {
         ];
         for (id, why) in malformed {
             let r = app.get(&format!("/api/instruments/{id}{suffix}")).await;
-            let e = assert_error(r, 422, "invalid_input").await;
+            let e = assert_error(r, 400, "invalid_parameter").await;
             assert!(e["fields"]["id"].is_string(), "{why} ({id}{suffix}): {e}");
             assert!(
                 !e.to_string().contains("<script>"),
@@ -707,7 +698,7 @@ async fn an_unknown_chart_range_is_refused_naming_range() {
                 "/api/instruments/KRX:005930/candles?range={range}"
             ))
             .await;
-        let e = assert_error(r, 422, "invalid_input").await;
+        let e = assert_error(r, 400, "invalid_parameter").await;
         assert!(e["fields"]["range"].is_string(), "{why}: {e}");
     }
 }
@@ -971,7 +962,7 @@ async fn fx_requests_with_bad_dates_are_refused_and_unknown_pairs_are_not_found(
     ];
     for (query, field, why) in cases {
         let r = app.get(&format!("/api/fx/USDKRW?{query}")).await;
-        let e = assert_error(r, 422, "invalid_input").await;
+        let e = assert_error(r, 400, "invalid_parameter").await;
         assert!(e["fields"][field].is_string(), "{why} ({query}): {e}");
     }
     for pair in ["XXXYYY", "KRWUSD", "USDKR", "USDKRWX", "USD-KRW"] {
@@ -1829,5 +1820,125 @@ async fn connections_over_the_cap_are_refused_with_503_until_one_closes() {
     assert_eq!(
         next_json(&mut third, PATIENCE).await,
         Some(json!({"op": "pong"}))
+    );
+}
+
+#[tokio::test]
+async fn a_socket_that_keeps_sending_garbage_is_closed_and_others_carry_on() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let mut good = connect(&app).await;
+    send_json(
+        &mut good,
+        json!({"op": "subscribe", "topics": ["quote:CRYPTO:BTC"]}),
+    )
+    .await;
+    frames_until(&mut good, |f| quotes_of(f, "quote:CRYPTO:BTC").len() >= 1).await;
+
+    let mut abuser = connect(&app).await;
+    let mut closed = false;
+    let mut errors = 0;
+    // Each garbage frame earns an error frame; past the allowance the server closes.
+    for _ in 0..(moat_server::market::stream::MAX_ERRORS_PER_SOCKET + 5) {
+        if abuser.send(Frame::text("not json")).await.is_err() {
+            closed = true;
+            break;
+        }
+    }
+    while !closed {
+        match tokio::time::timeout(PATIENCE, abuser.next()).await {
+            Ok(Some(Ok(Frame::Text(t)))) => {
+                let f: Value = serde_json::from_str(t.as_str()).unwrap();
+                if f["code"] == "bad_message" {
+                    errors += 1;
+                }
+            }
+            Ok(Some(Ok(Frame::Close(c)))) => {
+                assert_eq!(c.map(|c| u16::from(c.code)), Some(1008), "policy violation");
+                closed = true;
+            }
+            Ok(Some(Ok(_))) => {}
+            Ok(Some(Err(_)) | None) => closed = true,
+            Err(_) => panic!("the abusive socket was not closed"),
+        }
+    }
+    assert_eq!(
+        errors,
+        moat_server::market::stream::MAX_ERRORS_PER_SOCKET,
+        "an error frame per bad frame until the close"
+    );
+    // The well-behaved socket still gets pushes and answers.
+    send_json(&mut good, json!({"op": "ping"})).await;
+    frames_until(&mut good, |f| has_op(f, "pong")).await;
+    frames_until(&mut good, |f| quotes_of(f, "quote:CRYPTO:BTC").len() >= 1).await;
+}
+
+#[tokio::test]
+async fn a_client_that_never_reads_does_not_slow_the_others() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    let topics: Vec<String> = curated()
+        .iter()
+        .take(64)
+        .map(|i| format!("quote:{}", i.id))
+        .collect();
+    // A slow client: subscribes to everything, then never reads a frame.
+    let mut slow = connect(&app).await;
+    send_json(&mut slow, json!({"op": "subscribe", "topics": topics})).await;
+    // Several readers watching crypto, which ticks around the clock.
+    let mut readers = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect(&app).await;
+        send_json(
+            &mut s,
+            json!({"op": "subscribe", "topics": ["quote:CRYPTO:BTC", "quote:CRYPTO:ETH"]}),
+        )
+        .await;
+        readers.push(s);
+    }
+    // Each reader sees BTC move twice within the usual patience, as without the slow one.
+    let started = tokio::time::Instant::now();
+    for s in &mut readers {
+        frames_until(s, |f| quotes_of(f, "quote:CRYPTO:BTC").len() >= 3).await;
+    }
+    assert!(started.elapsed() < PATIENCE, "readers kept pace");
+    // And the server answers HTTP as usual.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    drop(slow);
+}
+
+#[tokio::test]
+async fn instruments_imported_by_another_process_become_searchable() {
+    let data = tempfile::tempdir().unwrap();
+    let config = moat_server::Config {
+        port: 0,
+        data_dir: data.path().to_path_buf(),
+        market: moat_server::config::MarketConfig {
+            backfill_years: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let app = moat_server::Application::build(config).await.unwrap();
+    let market = app.state().market.clone();
+    assert!(market.catalog().index.search("무트전자", 5).is_empty());
+    let mut new = instrument("KRX:005930").clone();
+    new.id = "KRX:999990".parse().unwrap();
+    new.name_ko = "무트전자".into();
+    new.name_en = "Moat Electronics".into();
+    new.aliases.clear();
+    // What `moat import instruments` does, from outside the server.
+    let url = format!("sqlite://{}", data.path().join("moat.db").display());
+    let other = moat_storage::connect(&url, &Default::default())
+        .await
+        .unwrap();
+    other.upsert_instruments(&[new]).await.unwrap();
+    assert!(
+        market.refresh_catalog().await.unwrap(),
+        "the change is noticed"
+    );
+    let hits = market.catalog().index.search("ㅁㅌㅈㅈ", 5);
+    assert_eq!(hits[0].id.to_string(), "KRX:999990");
+    assert!(
+        !market.refresh_catalog().await.unwrap(),
+        "nothing more to do"
     );
 }

@@ -101,6 +101,16 @@ impl ApiError {
         Self::invalid_fields(BTreeMap::from([(field.to_owned(), message.into())]))
     }
 
+    /// A 400 `invalid_parameter` naming one query or path parameter (bad bodies are
+    /// 422 `invalid_input`).
+    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self {
+            fields: Some(BTreeMap::from([(name.to_owned(), message.clone())])),
+            ..Self::new(StatusCode::BAD_REQUEST, "invalid_parameter", message)
+        }
+    }
+
     /// A 409 for a taken unique value, naming the field.
     pub fn taken(field: &str) -> Self {
         let (code, message) = match field {

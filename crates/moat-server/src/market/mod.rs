@@ -24,8 +24,11 @@ use moat_storage::Storage;
 use crate::config::MarketConfig;
 use stream::Hub;
 
-/// How often the simulator's quotes are recomputed and pushed.
-pub const SIMULATOR_TICK: Duration = Duration::from_secs(2);
+/// How often the simulator's quotes are recomputed and pushed (on the wall clock's
+/// whole seconds, the simulator's price steps).
+pub const SIMULATOR_TICK: Duration = Duration::from_secs(1);
+/// How often the catalogue checks storage for instruments another process imported.
+pub const CATALOG_CHECK_INTERVAL: Duration = Duration::from_secs(60);
 /// How often changed quotes are written to the database.
 pub const QUOTE_PERSIST_INTERVAL: Duration = Duration::from_secs(30);
 /// How often the history catch-up runs (it is cheap once up to date).
@@ -134,14 +137,6 @@ impl MarketService {
             .clone()
     }
 
-    /// Re-reads the instruments after they changed (an import) and rebuilds search.
-    pub async fn reload_catalog(&self) -> anyhow::Result<()> {
-        let instruments = self.storage.list_instruments().await?;
-        *self.catalog.write().unwrap_or_else(|e| e.into_inner()) =
-            Arc::new(Catalog::new(instruments));
-        Ok(())
-    }
-
     pub fn instrument(&self, id: &InstrumentId) -> Option<Arc<Instrument>> {
         self.catalog().by_id.get(id).cloned()
     }
@@ -245,8 +240,20 @@ impl MarketService {
         let mut candles = if self.is_simulated(instrument) {
             // The simulator knows every day in full, today's and the future's too: only
             // finished sessions are history; the one under way comes from the quote.
+            // Stored candles win over simulated ones: they are the backfill (the same
+            // prices) or real history an operator imported with `moat import prices`.
             let finished = last_finished_session(instrument.market(), Utc::now());
-            self.simulator.daily(instrument, from, to.min(finished))
+            let to = to.min(finished);
+            let stored = self.storage.daily_candles(&instrument.id, from, to).await?;
+            let mut simulated = self.simulator.daily(instrument, from, to);
+            if !stored.is_empty() {
+                let dates: std::collections::HashSet<NaiveDate> =
+                    stored.iter().map(|c| c.date).collect();
+                simulated.retain(|c| !dates.contains(&c.date));
+                simulated.extend(stored);
+                simulated.sort_by_key(|c| c.date);
+            }
+            simulated
         } else {
             self.storage.daily_candles(&instrument.id, from, to).await?
         };
@@ -315,9 +322,47 @@ impl MarketService {
         out
     }
 
+    /// Reloads the catalogue when the stored instruments differ from it (an operator
+    /// ran `moat import instruments` against this database). Returns whether it did.
+    pub async fn refresh_catalog(&self) -> anyhow::Result<bool> {
+        let stored = self.storage.list_instruments().await?;
+        let catalog = self.catalog();
+        let same = stored.len() == catalog.by_id.len()
+            && stored
+                .iter()
+                .all(|i| catalog.by_id.get(&i.id).is_some_and(|c| **c == *i));
+        if same {
+            return Ok(false);
+        }
+        tracing::info!(
+            instruments = stored.len(),
+            "instruments changed: search rebuilt"
+        );
+        *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(Catalog::new(stored));
+        Ok(true)
+    }
+
     /// Starts the background jobs: history catch-up, simulator ticks, quote
-    /// persistence. They stop when the process does.
+    /// persistence, catalogue refresh. They stop when the process does.
     pub fn spawn_jobs(self: &Arc<Self>) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(CATALOG_CHECK_INTERVAL);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                match me.refresh_catalog().await {
+                    // New instruments get their history now rather than within the hour.
+                    Ok(true) => {
+                        if let Err(e) = me.catch_up_history().await {
+                            tracing::error!(error = %e, "market history catch-up failed");
+                        }
+                    }
+                    Ok(false) => {}
+                    Err(e) => tracing::warn!(error = %e, "could not check instruments"),
+                }
+            }
+        });
         let me = self.clone();
         tokio::spawn(async move {
             loop {
@@ -329,7 +374,12 @@ impl MarketService {
         });
         let me = self.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(SIMULATOR_TICK);
+            // Start on a whole second, just after the simulator's price step.
+            let into_second = Utc::now().timestamp_subsec_millis();
+            let start = tokio::time::Instant::now()
+                + Duration::from_millis(u64::from(1000 - into_second.min(999)))
+                + Duration::from_millis(2);
+            let mut tick = tokio::time::interval_at(start, SIMULATOR_TICK);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
             loop {
                 tick.tick().await;

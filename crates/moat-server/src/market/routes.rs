@@ -159,7 +159,7 @@ pub struct InstrumentDetail {
 
 fn parse_id(raw: &str) -> Result<InstrumentId, ApiError> {
     raw.parse()
-        .map_err(|e: moat_market::ParseIdError| ApiError::invalid_field("id", e.to_string()))
+        .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))
 }
 
 fn find(state: &AppState, raw: &str) -> Result<Arc<Instrument>, ApiError> {
@@ -175,13 +175,14 @@ pub struct SearchParams {
     #[serde(default)]
     pub q: String,
     /// 1 to 50 (default 20).
-    pub limit: Option<usize>,
+    #[param(value_type = Option<u32>)]
+    pub limit: Option<String>,
 }
 
 /// Ranked instrument search.
 #[utoipa::path(get, path = "/api/instruments/search", tag = "market", params(SearchParams), responses(
     (status = 200, body = [InstrumentDto]),
-    (status = 422, description = "`invalid_input`: `q` over 64 characters or `limit` outside 1–50", body = ErrorBody),
+    (status = 400, description = "`invalid_parameter`: `q` over 64 characters or `limit` not a whole number from 1 to 50", body = ErrorBody),
 ))]
 pub async fn search(
     State(state): State<AppState>,
@@ -189,14 +190,17 @@ pub async fn search(
 ) -> Result<ApiJson<Vec<InstrumentDto>>, ApiError> {
     use moat_market::search::{MAX_LIMIT, MAX_QUERY_CHARS};
     if params.q.chars().count() > MAX_QUERY_CHARS {
-        return Err(ApiError::invalid_field(
+        return Err(ApiError::invalid_parameter(
             "q",
             format!("At most {MAX_QUERY_CHARS} characters."),
         ));
     }
-    let limit = params.limit.unwrap_or(SEARCH_DEFAULT_LIMIT);
+    let limit = match params.limit.as_deref() {
+        None | Some("") => SEARCH_DEFAULT_LIMIT,
+        Some(raw) => raw.parse::<usize>().unwrap_or(0),
+    };
     if limit == 0 || limit > MAX_LIMIT {
-        return Err(ApiError::invalid_field(
+        return Err(ApiError::invalid_parameter(
             "limit",
             format!("From 1 to {MAX_LIMIT}."),
         ));
@@ -214,7 +218,7 @@ pub async fn search(
 #[utoipa::path(get, path = "/api/instruments/{id}", tag = "market", params(("id" = String, Path, description = "e.g. `KRX:005930`")), responses(
     (status = 200, body = InstrumentDetail),
     (status = 404, body = ErrorBody),
-    (status = 422, description = "`invalid_input`: malformed id", body = ErrorBody),
+    (status = 400, description = "`invalid_parameter`: malformed id", body = ErrorBody),
 ))]
 pub async fn get_instrument(
     State(state): State<AppState>,
@@ -375,7 +379,7 @@ const WEEK_SESSIONS: usize = 5;
 #[utoipa::path(get, path = "/api/instruments/{id}/candles", tag = "market", params(("id" = String, Path), CandleParams), responses(
     (status = 200, body = CandlesDto),
     (status = 404, body = ErrorBody),
-    (status = 422, description = "`invalid_input`: unknown `range`", body = ErrorBody),
+    (status = 400, description = "`invalid_parameter`: unknown `range`", body = ErrorBody),
 ))]
 pub async fn get_candles(
     State(state): State<AppState>,
@@ -386,7 +390,7 @@ pub async fn get_candles(
     let range: Range = match params.range.as_deref() {
         None => Range::OneMonth,
         Some(r) => serde_json::from_value(serde_json::Value::String(r.to_owned()))
-            .map_err(|_| ApiError::invalid_field("range", "One of 1D, 1W, 1M, 3M, 1Y, 5Y."))?,
+            .map_err(|_| ApiError::invalid_parameter("range", "One of 1D, 1W, 1M, 3M, 1Y, 5Y."))?,
     };
     let service = market(&state);
     let m = inst.market();
@@ -474,7 +478,7 @@ fn parse_date(field: &str, raw: Option<&str>, default: NaiveDate) -> Result<Naiv
     match raw {
         None | Some("") => Ok(default),
         Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d")
-            .map_err(|_| ApiError::invalid_field(field, "A date as YYYY-MM-DD.")),
+            .map_err(|_| ApiError::invalid_parameter(field, "A date as YYYY-MM-DD.")),
     }
 }
 
@@ -482,7 +486,7 @@ fn parse_date(field: &str, raw: Option<&str>, default: NaiveDate) -> Result<Naiv
 #[utoipa::path(get, path = "/api/fx/{pair}", tag = "market", params(("pair" = String, Path, description = "e.g. `USDKRW`"), FxParams), responses(
     (status = 200, body = FxDto),
     (status = 404, description = "unknown pair", body = ErrorBody),
-    (status = 422, description = "`invalid_input`: bad dates or a span over 5 years", body = ErrorBody),
+    (status = 400, description = "`invalid_parameter`: bad dates or a span over 5 years", body = ErrorBody),
 ))]
 pub async fn get_fx(
     State(state): State<AppState>,
@@ -506,10 +510,13 @@ pub async fn get_fx(
         to - Duration::days(FX_DEFAULT_DAYS),
     )?;
     if from > to {
-        return Err(ApiError::invalid_field("from", "Must not be after `to`."));
+        return Err(ApiError::invalid_parameter(
+            "from",
+            "Must not be after `to`.",
+        ));
     }
     if (to - from).num_days() > FX_MAX_DAYS {
-        return Err(ApiError::invalid_field(
+        return Err(ApiError::invalid_parameter(
             "from",
             "At most 5 years per request.",
         ));

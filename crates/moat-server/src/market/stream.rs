@@ -39,6 +39,13 @@ pub const SOCKET_QUEUE: usize = 256;
 pub const MAX_CLIENT_FRAME: usize = 4096;
 /// A ping keeps idle connections (and their proxies) alive.
 pub const PING_INTERVAL: Duration = Duration::from_secs(30);
+/// Error frames one socket may earn (malformed frames, unknown topics, going over
+/// the topic cap) before the server closes it as abusive.
+pub const MAX_ERRORS_PER_SOCKET: usize = 20;
+/// Client frames one socket may send per second before it is closed as abusive.
+pub const MAX_FRAMES_PER_SECOND: u32 = 50;
+/// WebSocket close code for a policy violation (RFC 6455 §7.4.1).
+const CLOSE_POLICY_VIOLATION: u16 = 1008;
 /// Topic prefix of live quotes.
 pub const QUOTE_TOPIC: &str = "quote:";
 
@@ -156,11 +163,32 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
         }
     });
     let mut subscriptions: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+    let mut errors = 0usize;
+    let mut window = (tokio::time::Instant::now(), 0u32);
     while let Some(Ok(msg)) = stream.next().await {
+        // Abuse: too many frames a second, or too many errors, closes the socket; the
+        // other sockets never notice.
+        let now = tokio::time::Instant::now();
+        if now.duration_since(window.0) >= Duration::from_secs(1) {
+            window = (now, 0);
+        }
+        window.1 += 1;
+        if window.1 > MAX_FRAMES_PER_SECOND || errors >= MAX_ERRORS_PER_SOCKET {
+            let _ = out_tx.try_send(Message::Text(error_frame(
+                "abuse",
+                "Too many messages or errors: closing the connection.",
+            )));
+            let _ = out_tx.try_send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                code: CLOSE_POLICY_VIOLATION,
+                reason: "too many messages or errors".into(),
+            })));
+            break;
+        }
         let text = match msg {
             Message::Text(t) => t,
             Message::Close(_) => break,
             Message::Binary(_) => {
+                errors += 1;
                 let _ = out_tx.try_send(Message::Text(error_frame(
                     "bad_message",
                     "Send JSON text frames.",
@@ -170,10 +198,13 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
             _ => continue,
         };
         let reply = match serde_json::from_str::<ClientMessage>(text.as_str()) {
-            Err(_) => error_frame(
-                "bad_message",
-                "Expected {\"op\": \"subscribe\"|\"unsubscribe\"|\"ping\", …}.",
-            ),
+            Err(_) => {
+                errors += 1;
+                error_frame(
+                    "bad_message",
+                    "Expected {\"op\": \"subscribe\"|\"unsubscribe\"|\"ping\", …}.",
+                )
+            }
             Ok(ClientMessage::Ping) => frame(serde_json::json!({ "op": "pong" })),
             Ok(ClientMessage::Unsubscribe { topics }) => {
                 for t in &topics {
@@ -185,7 +216,9 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
                 frame(serde_json::json!({ "op": "unsubscribed", "topics": topics }))
             }
             Ok(ClientMessage::Subscribe { topics }) => {
-                subscribe(&state, &mut subscriptions, topics, &out_tx).await
+                let (reply, bad) = subscribe(&state, &mut subscriptions, topics, &out_tx).await;
+                errors += bad;
+                reply
             }
         };
         if out_tx.try_send(Message::Text(reply)).is_err() {
@@ -195,7 +228,9 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
     for (_, task) in subscriptions {
         task.abort();
     }
-    writer.abort();
+    drop(out_tx);
+    // Let the writer flush what is queued (a closing frame), but not for long.
+    let _ = tokio::time::timeout(Duration::from_secs(1), writer).await;
     state.market.hub.prune();
 }
 
@@ -204,20 +239,27 @@ async fn subscribe(
     subscriptions: &mut HashMap<String, tokio::task::JoinHandle<()>>,
     topics: Vec<String>,
     out: &mpsc::Sender<Message>,
-) -> Utf8Bytes {
+) -> (Utf8Bytes, usize) {
     let service = &state.market;
     let mut added = Vec::new();
-    for topic in topics {
+    let mut errors = 0;
+    let total = topics.len();
+    for (n, topic) in topics.into_iter().enumerate() {
         if subscriptions.contains_key(&topic) {
             added.push(topic);
             continue;
         }
         if subscriptions.len() >= MAX_TOPICS_PER_SOCKET {
+            // One error for the rest of the batch.
+            errors += 1;
             let _ = out.try_send(Message::Text(error_frame(
                 "too_many_subscriptions",
-                &format!("At most {MAX_TOPICS_PER_SOCKET} topics per connection: {topic:?} was not added."),
+                &format!(
+                    "At most {MAX_TOPICS_PER_SOCKET} topics per connection: {} topics from {topic:?} on were not added.",
+                    total - n
+                ),
             )));
-            continue;
+            break;
         }
         let instrument = topic
             .strip_prefix(QUOTE_TOPIC)
@@ -225,6 +267,7 @@ async fn subscribe(
             .and_then(|id| service.instrument(&id));
         // A bad topic is reported and skipped; the rest of the batch goes on.
         let Some(instrument) = instrument else {
+            errors += 1;
             let _ = out.try_send(Message::Text(error_frame(
                 "unknown_topic",
                 &format!("There is no topic {topic:?}."),
@@ -263,5 +306,8 @@ async fn subscribe(
         subscriptions.insert(topic.clone(), task);
         added.push(topic);
     }
-    frame(serde_json::json!({ "op": "subscribed", "topics": added }))
+    (
+        frame(serde_json::json!({ "op": "subscribed", "topics": added })),
+        errors,
+    )
 }
