@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /**
- * Screenshots of Moat for review: home and settings at 360×740 (phone) and 1280×800
- * (desktop), in Korean and English, plus a few states (language sheet, 404, KakaoTalk
- * fallback). Full-page PNGs go to e2e/artifacts/ (gitignored), with screenshots.json
- * listing each file, the page's errors and any horizontal overflow. In a full-page shot
- * the phone's fixed bottom tab bar appears where the first screen ends (at 740 px), over
- * the content: that is how full-page capture works, not a layout bug.
+ * Screenshots of Moat for review: home, settings, the account pages and the market
+ * screens (search with results for 삼성, the stock pages of 삼성전자 and Apple, the
+ * favourites list and its editor, the home of a member with favourites) at 360×740
+ * (phone) and 1280×800 (desktop), in Korean and English, plus a few states (language
+ * sheet, 404, KakaoTalk fallback). Full-page PNGs go to e2e/artifacts/ (gitignored) or
+ * to `MOAT_E2E_ARTIFACTS`, with screenshots.json listing each file, the page's errors
+ * and any horizontal overflow. In a full-page shot the phone's fixed bottom tab bar
+ * appears where the first screen ends (at 740 px), over the content: that is how
+ * full-page capture works, not a layout bug. Prices come from the simulator, so they
+ * differ from run to run.
  *
  *   node screenshots.mjs                 # starts its own server
+ *   MOAT_E2E_ARTIFACTS=/tmp/moat-shots node screenshots.mjs
  *   MOAT_E2E_URL=http://127.0.0.1:8080 node screenshots.mjs
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,7 +21,12 @@ import { fileURLToPath } from 'node:url';
 import { launch } from './support/fixtures.mjs';
 import { AppPage } from './support/pages.mjs';
 
-export const ARTIFACTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+export const ARTIFACTS_DIR =
+  process.env.MOAT_E2E_ARTIFACTS || path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+/** The screenshot member's favourites, in order. */
+const FAVORITES = ['KRX:005930', 'NASDAQ:AAPL', 'KRX:000660', 'CRYPTO:BTC', 'INDEX:KOSPI'];
+const stockUrl = (id) => `/stocks/${encodeURIComponent(id)}`;
 
 export const VIEWPORTS = {
   phone: { width: 360, height: 740 },
@@ -35,6 +45,12 @@ function shots() {
       list.push({ name: `login-${size}-${locale}`, path: '/login', locale, viewport });
       list.push({ name: `signup-${size}-${locale}`, path: '/signup', locale, viewport });
       list.push({ name: `account-${size}-${locale}`, path: '/settings/account', locale, viewport, member: true });
+      list.push({ name: `search-${size}-${locale}`, path: `/search?q=${encodeURIComponent('삼성')}`, locale, viewport });
+      list.push({ name: `stock-samsung-${size}-${locale}`, path: stockUrl('KRX:005930'), locale, viewport });
+      list.push({ name: `stock-apple-${size}-${locale}`, path: stockUrl('NASDAQ:AAPL'), locale, viewport, member: true });
+      list.push({ name: `favorites-${size}-${locale}`, path: '/favorites', locale, viewport, member: true });
+      list.push({ name: `favorites-edit-${size}-${locale}`, path: '/favorites', locale, viewport, member: true, edit: true });
+      list.push({ name: `home-member-${size}-${locale}`, path: '/', locale, viewport, member: true });
     }
   }
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
@@ -89,13 +105,16 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
           localStorage.setItem('MOAT_LOCALE', l);
           if (t) localStorage.setItem('AUTH_TOKEN', t);
           else localStorage.removeItem('AUTH_TOKEN');
+          // No favourites edit left over from an earlier shot.
+          localStorage.removeItem('MOAT_FAVORITE_ASSETS_REORDER');
         },
         [shot.locale, shot.member ? token : null],
       );
       const app = new AppPage(page);
       await app.goto(shot.path);
       if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
-      if (shot.member) await page.getByTestId('account-nickname').waitFor();
+      if (shot.member && shot.path === '/settings/account') await page.getByTestId('account-nickname').waitFor();
+      await marketLoaded(page, shot);
       if (shot.path.includes('language=')) await app.languageDialog.waitFor();
       else await app.languageDialog.waitFor({ state: 'detached' });
     }
@@ -110,7 +129,37 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
   return results;
 }
 
-/** A member for the pages that need one (signed up once per server). */
+/** Waits until a market screen shows its data (prices, results, a drawn chart). */
+async function marketLoaded(page, shot) {
+  const path = shot.path.split('?')[0];
+  if (path === '/') {
+    await page.getByTestId('index-card').first().waitFor();
+    await page.getByTestId('movers').getByTestId('instrument-row').first().waitFor();
+    if (shot.member) await page.getByTestId('home-favorites').getByTestId('row-price').first().waitFor();
+  } else if (path === '/search') {
+    await page.getByTestId('search-option').first().waitFor();
+  } else if (path.startsWith('/stocks/')) {
+    await page.getByTestId('stock-price').waitFor();
+    if (shot.member) await page.getByTestId('favorite-toggle').and(page.locator('[aria-pressed="true"]')).waitFor();
+    await page.locator('[data-testid="stock-chart"] .chart__canvas-wrap:not(.chart__canvas-wrap--dimmed) canvas').first().waitFor();
+    // lightweight-charts paints on the next animation frames.
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('[data-testid="stock-chart"] canvas');
+      if (!canvas || !canvas.width) return false;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) return true;
+      return false;
+    });
+  } else if (path === '/favorites') {
+    await page.locator('#main [data-testid="instrument-row"] [data-testid="row-price"]').first().waitFor();
+    if (shot.edit) {
+      await page.getByTestId('favorites-edit').click();
+      await page.getByTestId('favorites-editor').waitFor();
+    }
+  }
+}
+
+/** A member for the pages that need one (signed up once per server), with favourites. */
 async function memberToken(url) {
   const email = 'screenshots@example.com';
   const password = 'screenshots password 1';
@@ -119,7 +168,14 @@ async function memberToken(url) {
   let response = await post('/api/auth/signup', { email, password, nickname: '개미투자자' });
   if (response.status === 409) response = await post('/api/auth/login', { email, password });
   if (!response.ok) throw new Error(`cannot get a member for screenshots: HTTP ${response.status}`);
-  return (await response.json()).token;
+  const { token } = await response.json();
+  const saved = await fetch(`${url}/api/me/favorites`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ids: FAVORITES }),
+  });
+  if (!saved.ok) throw new Error(`cannot save the screenshot member's favourites: HTTP ${saved.status}`);
+  return token;
 }
 
 // Run as a script.

@@ -16,8 +16,18 @@ const PAGE_HEADINGS = {
   '/login': '#main [data-testid="login-form"]',
   '/signup': '#main [data-testid="signup-form"]',
   '/settings/account': '#main [data-testid="account-page"] h1',
+  '/search': '#main .search-page h1',
+  '/favorites': '#main [data-testid="favorites-page"] h1',
 };
 const NOT_FOUND_HEADING = '#main [data-testid="not-found"] h1';
+/** A stock's page once its instrument has loaded (or the stock's own "not found"). */
+const STOCK_HEADING = '#main [data-testid="stock-page"] h1, #main [data-testid="stock-not-found"] h1';
+
+/** The heading that shows `pathname`'s page is on screen. */
+function headingFor(pathname) {
+  if (/^\/stocks\/[^/]+\/?$/.test(pathname)) return STOCK_HEADING;
+  return PAGE_HEADINGS[pathname] ?? NOT_FOUND_HEADING;
+}
 
 /** The app: a page, or the app frame inside the host page. */
 export class AppPage {
@@ -44,7 +54,7 @@ export class AppPage {
       const url = URL.parse(this.frame.url());
       return url?.protocol.startsWith('http') ? url : false;
     });
-    await this.frame.locator(PAGE_HEADINGS[pathname] ?? NOT_FOUND_HEADING).waitFor();
+    await this.frame.locator(headingFor(pathname)).waitFor();
   }
 
   get shell() {

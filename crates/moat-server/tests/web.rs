@@ -68,6 +68,91 @@ async fn an_unknown_page_is_a_404_that_still_boots_the_app() {
 }
 
 #[tokio::test]
+async fn a_stock_page_card_names_the_instrument_with_its_price() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/stocks/KRX:005930",
+        "/stocks/KRX%3A005930",
+        "/stocks/krx:005930/",
+    ] {
+        let r = app.get(path).await;
+        assert_eq!(r.status(), 200, "{path}");
+        let html = r.text().await.unwrap();
+        let title = html
+            .split_once("<title>")
+            .and_then(|(_, rest)| rest.split_once("</title>"))
+            .map(|(title, _)| title.to_owned())
+            .unwrap_or_else(|| panic!("{path} has no title: {html}"));
+        assert!(title.starts_with("삼성전자 (005930) ₩"), "{path}: {title}");
+        // `₩71,200 +1.23%`: a whole-won price and a signed change in per cent.
+        let price = title
+            .trim_start_matches("삼성전자 (005930) ₩")
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(
+            !price.is_empty() && price.chars().all(|c| c.is_ascii_digit() || c == ','),
+            "{path}: {title}"
+        );
+        assert!(title.ends_with("% — Moat"), "{path}: {title}");
+        assert!(html.contains(r#"<meta property="og:title" content="삼성전자 (005930) ₩"#));
+        assert!(
+            html.contains("모의 시세"),
+            "the simulator's prices are labelled"
+        );
+        assert!(html.contains(r#"<html lang="ko">"#));
+    }
+
+    let r = app
+        .client
+        .get(app.url("/stocks/NASDAQ:AAPL"))
+        .header("accept-language", "en-US,en;q=0.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("<title>Apple (AAPL) $"), "{html}");
+    assert!(html.contains("Prices are simulated."), "{html}");
+}
+
+#[tokio::test]
+async fn an_unknown_or_malformed_stock_is_the_404_page() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/stocks/KRX:999999",
+        "/stocks/LSE:VOD",
+        "/stocks/005930",
+        "/stocks/KRX:%3Cscript%3E",
+    ] {
+        let r = app.get(path).await;
+        assert_eq!(r.status(), 404, "{path}");
+        let html = r.text().await.unwrap();
+        assert!(html.contains("페이지를 찾을 수 없습니다"), "{path}");
+        assert!(!html.contains("<script>"), "{path}");
+        assert!(
+            html.contains(r#"<div id="root">"#),
+            "{path}: the app still boots"
+        );
+    }
+}
+
+#[tokio::test]
+async fn search_and_favourites_have_their_cards() {
+    let app = TestApp::spawn().await;
+    let html = app.get("/search").await.text().await.unwrap();
+    assert!(html.contains("<title>종목 검색 — Moat</title>"), "{html}");
+    let r = app.get("/favorites").await;
+    assert_eq!(r.status(), 200);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("<title>관심 종목 — Moat</title>"), "{html}");
+    assert!(
+        html.contains(r#"<meta name="robots" content="noindex">"#),
+        "a member's own list is not indexed"
+    );
+}
+
+#[tokio::test]
 async fn a_missing_file_is_a_plain_404_not_the_app() {
     let app = TestApp::spawn().await;
     let r = app.get("/assets/missing-123.js").await;

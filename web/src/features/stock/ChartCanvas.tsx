@@ -54,7 +54,14 @@ function themeColors(el: HTMLElement) {
 function themeOptions(el: HTMLElement): DeepPartial<ChartOptions> {
   const c = themeColors(el);
   return {
-    layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: c.text, fontFamily: c.font },
+    // The library's own logo injects a <style> element, which the CSP refuses; the
+    // chart section links to TradingView instead (the library's licence asks for it).
+    layout: {
+      background: { type: ColorType.Solid, color: 'transparent' },
+      textColor: c.text,
+      fontFamily: c.font,
+      attributionLogo: false,
+    },
     grid: { vertLines: { visible: false }, horzLines: { color: c.grid } },
     rightPriceScale: { borderVisible: false },
     timeScale: { borderVisible: false },

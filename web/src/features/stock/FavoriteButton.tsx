@@ -46,8 +46,11 @@ function MemberFavoriteButton({ instrument }: { instrument: Instrument }) {
       return;
     }
     const adding = !favorite.isFavorite;
-    favorite.toggle({ onError: () => toast.show(t('favorite.failed'), { tone: 'error' }) });
-    toast.show(t(adding ? 'favorite.added' : 'favorite.removed'), { tone: 'success' });
+    // The star turns at once (optimistic); the toast waits for the server's answer.
+    favorite.toggle({
+      onError: () => toast.show(t('favorite.failed'), { tone: 'error' }),
+      onSuccess: () => toast.show(t(adding ? 'favorite.added' : 'favorite.removed'), { tone: 'success' }),
+    });
   };
   return (
     <button

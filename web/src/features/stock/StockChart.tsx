@@ -88,6 +88,11 @@ export function StockChart({ instrument }: { instrument: Instrument }) {
           </Suspense>
         )}
       </div>
+      <p className="chart__credit">
+        <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">
+          {t('chart.credit')}
+        </a>
+      </p>
     </section>
   );
 }

@@ -24,6 +24,7 @@ describe('locales', () => {
         '/src/features/auth/locales',
         '/src/features/favorites/locales',
         '/src/features/home/locales',
+        '/src/features/operator/locales',
         '/src/features/search/locales',
         '/src/features/settings/locales',
         '/src/features/stock/locales',

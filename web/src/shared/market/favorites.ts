@@ -76,10 +76,10 @@ export function useFavoriteToggle(instrument: Instrument | undefined) {
     ready: list !== undefined,
     full: !isFavorite && (list?.length ?? 0) >= FAVORITES_MAX,
     pending: save.isPending,
-    toggle(options?: { onError?: (error: unknown) => void }) {
+    toggle(options?: { onError?: (error: unknown) => void; onSuccess?: () => void }) {
       if (!instrument || !list) return;
       const next = isFavorite ? list.filter((f) => f.id !== instrument.id) : [...list, instrumentOnly(instrument)];
-      save.mutate(next, { onError: options?.onError });
+      save.mutate(next, { onError: options?.onError, onSuccess: options?.onSuccess });
     },
   };
 }

@@ -40,6 +40,7 @@ export const stockEn = {
     line: 'Line',
     candle: 'Candles',
     empty: 'No chart data to show.',
+    credit: 'Charts by TradingView Lightweight Charts',
     failed: 'Could not load the chart.',
     open: 'Open',
     high: 'High',

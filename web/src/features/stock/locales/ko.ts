@@ -37,6 +37,7 @@ export const stockKo = {
     line: '라인',
     candle: '캔들',
     empty: '표시할 차트 데이터가 없습니다.',
+    credit: '차트: TradingView Lightweight Charts',
     failed: '차트를 불러오지 못했습니다.',
     open: '시가',
     high: '고가',
