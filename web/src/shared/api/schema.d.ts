@@ -562,6 +562,8 @@ export interface components {
             account: components["schemas"]["Me"];
             /** @description RFC 3339. */
             exported_at: string;
+            /** @description Favourite instrument ids, in the member's order. */
+            favorites: string[];
             identities: components["schemas"]["ExportedIdentity"][];
             sessions: components["schemas"]["ExportedSession"][];
         };
@@ -1057,8 +1059,8 @@ export interface operations {
                     "application/json": components["schemas"]["FxDto"];
                 };
             };
-            /** @description unknown pair */
-            404: {
+            /** @description `invalid_parameter`: bad dates or a span over 5 years */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1066,8 +1068,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invalid_input`: bad dates or a span over 5 years */
-            422: {
+            /** @description unknown pair */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1099,8 +1101,8 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentDto"][];
                 };
             };
-            /** @description `invalid_input`: `q` over 64 characters or `limit` outside 1–50 */
-            422: {
+            /** @description `invalid_parameter`: `q` over 64 characters or `limit` not a whole number from 1 to 50 */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1130,7 +1132,8 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentDetail"];
                 };
             };
-            404: {
+            /** @description `invalid_parameter`: malformed id */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1138,8 +1141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invalid_input`: malformed id */
-            422: {
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1171,7 +1173,8 @@ export interface operations {
                     "application/json": components["schemas"]["CandlesDto"];
                 };
             };
-            404: {
+            /** @description `invalid_parameter`: unknown `range` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1179,8 +1182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invalid_input`: unknown `range` */
-            422: {
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
