@@ -77,8 +77,34 @@ fn contains(name: &[char], query: &[char]) -> bool {
         || (name.len() >= query.len() && name.windows(query.len()).any(|w| starts_with(w, query)))
 }
 
+/// A 64-bit set of the characters an entry has (and the initial consonants of its
+/// syllables): a query with a character the entry lacks cannot match it, whatever
+/// the tier, so most entries are skipped with one AND.
+fn char_bit(c: char) -> u64 {
+    1 << (mix_char(c) % 64)
+}
+
+fn mix_char(c: char) -> u32 {
+    (c as u32).wrapping_mul(0x9E37_79B9) >> 16
+}
+
+fn signature<'a>(texts: impl IntoIterator<Item = &'a Vec<char>>) -> u64 {
+    let mut bits = 0;
+    for text in texts {
+        for &c in text {
+            bits |= char_bit(c);
+            if let Some(initial) = initial_consonant(c) {
+                bits |= char_bit(initial);
+            }
+        }
+    }
+    bits
+}
+
 struct Entry {
     instrument: Arc<Instrument>,
+    /// [`signature`] of the ticker, id, names and aliases.
+    chars: u64,
     ticker: Vec<char>,
     id: Vec<char>,
     names: Vec<Vec<char>>,
@@ -87,15 +113,24 @@ struct Entry {
 
 impl Entry {
     fn new(instrument: Arc<Instrument>) -> Self {
-        let names = [&instrument.name_ko, &instrument.name_en]
+        let names: Vec<Vec<char>> = [&instrument.name_ko, &instrument.name_en]
             .into_iter()
             .filter(|n| !n.is_empty())
             .map(|n| fold(n))
             .collect();
-        let aliases = instrument.aliases.iter().map(|a| fold(a)).collect();
+        let aliases: Vec<Vec<char>> = instrument.aliases.iter().map(|a| fold(a)).collect();
+        let ticker = fold(instrument.ticker());
+        let id = fold(&instrument.id.to_string());
+        let chars = signature(
+            [&ticker, &id]
+                .into_iter()
+                .chain(names.iter())
+                .chain(aliases.iter()),
+        );
         Self {
-            ticker: fold(instrument.ticker()),
-            id: fold(&instrument.id.to_string()),
+            chars,
+            ticker,
+            id,
             names,
             aliases,
             instrument,
@@ -160,19 +195,28 @@ impl SearchIndex {
         if q.is_empty() {
             return Vec::new();
         }
+        let needed = q.iter().fold(0u64, |bits, &c| bits | char_bit(c));
         let mut hits: Vec<(Tier, &Entry)> = self
             .entries
             .iter()
+            .filter(|e| e.chars & needed == needed)
             .filter_map(|e| e.tier(&q).map(|t| (t, e)))
             .collect();
-        hits.sort_by(|(ta, a), (tb, b)| {
+        let order = |(ta, a): &(Tier, &Entry), (tb, b): &(Tier, &Entry)| {
             ta.cmp(tb)
                 .then(b.instrument.popularity.cmp(&a.instrument.popularity))
                 .then(a.ticker.len().cmp(&b.ticker.len()))
                 .then(a.instrument.id.cmp(&b.instrument.id))
-        });
+        };
+        // Only the best `limit` are sorted: a one-letter query can match thousands.
+        let limit = limit.min(MAX_LIMIT);
+        if hits.len() > limit && limit > 0 {
+            hits.select_nth_unstable_by(limit - 1, order);
+            hits.truncate(limit);
+        }
+        hits.sort_by(order);
         hits.into_iter()
-            .take(limit.min(MAX_LIMIT))
+            .take(limit)
             .map(|(t, e)| (t, e.instrument.clone()))
             .collect()
     }

@@ -245,15 +245,21 @@ impl MarketService {
             let finished = last_finished_session(instrument.market(), Utc::now());
             let to = to.min(finished);
             let stored = self.storage.daily_candles(&instrument.id, from, to).await?;
-            let mut simulated = self.simulator.daily(instrument, from, to);
-            if !stored.is_empty() {
-                let dates: std::collections::HashSet<NaiveDate> =
-                    stored.iter().map(|c| c.date).collect();
-                simulated.retain(|c| !dates.contains(&c.date));
-                simulated.extend(stored);
-                simulated.sort_by_key(|c| c.date);
+            let trading_days = calendar::trading_days(instrument.market(), from, to).count();
+            if stored.len() >= trading_days {
+                // The backfill (or an import) covers the range: nothing to simulate.
+                stored
+            } else {
+                let mut simulated = self.simulator.daily(instrument, from, to);
+                if !stored.is_empty() {
+                    let dates: std::collections::HashSet<NaiveDate> =
+                        stored.iter().map(|c| c.date).collect();
+                    simulated.retain(|c| !dates.contains(&c.date));
+                    simulated.extend(stored);
+                    simulated.sort_by_key(|c| c.date);
+                }
+                simulated
             }
-            simulated
         } else {
             self.storage.daily_candles(&instrument.id, from, to).await?
         };

@@ -1,5 +1,7 @@
 -- Market data (docs/market.md). Prices are exact decimal strings (TEXT) on both
 -- backends: the arithmetic happens in Rust with rust_decimal, never in SQL floats.
+-- Price tables are WITHOUT ROWID: rows are stored in key order, so a range of one
+-- instrument's days is one sequential read.
 
 CREATE TABLE instruments (
     id                 TEXT PRIMARY KEY,          -- EXCHANGE:SYMBOL
@@ -30,7 +32,7 @@ CREATE TABLE daily_candles (
     volume        INTEGER NOT NULL,
     source        TEXT NOT NULL,
     PRIMARY KEY (instrument_id, date)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 -- Intraday bars from real providers (the simulator computes its own on demand).
 CREATE TABLE intraday_bars (
@@ -43,7 +45,7 @@ CREATE TABLE intraday_bars (
     volume        INTEGER NOT NULL,
     source        TEXT NOT NULL,
     PRIMARY KEY (instrument_id, start)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 -- The latest quote per instrument, so a restart shows prices before the first tick.
 CREATE TABLE quotes (
@@ -68,7 +70,7 @@ CREATE TABLE fx_rates (
     rate   TEXT NOT NULL,
     source TEXT NOT NULL,
     PRIMARY KEY (base, quote, date)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 -- A member's favourite instruments, in their order.
 CREATE TABLE favorites (
