@@ -6,7 +6,7 @@
 //! 2. the ticker starts with the query;
 //! 3. a name starts with the query (spaces ignored; jamo match initial consonants);
 //! 4. an alias equals or starts with the query;
-//! 5. the query occurs inside a name, an alias or the ticker.
+//! 5. the query (two characters or more) occurs inside a name, an alias or the ticker.
 //!
 //! Ties go to the more popular instrument, then the shorter ticker, then the id. The
 //! index is immutable: the server builds a new one when instruments change and swaps
@@ -18,6 +18,8 @@ use crate::Instrument;
 
 /// Longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 64;
+/// Shortest query matched inside names rather than only at their start.
+pub const MIN_SUBSTRING_CHARS: usize = 2;
 /// Most results one search returns.
 pub const MAX_LIMIT: usize = 50;
 
@@ -149,6 +151,11 @@ impl Entry {
         }
         if self.aliases.iter().any(|a| starts_with(a, q)) {
             return Some(Tier::Alias);
+        }
+        // A single character matches tickers and name starts only: inside names it
+        // would match half the catalogue.
+        if q.len() < MIN_SUBSTRING_CHARS {
+            return None;
         }
         let inside = |v: &Vec<char>| contains(v, q);
         if self.names.iter().any(inside) || self.aliases.iter().any(inside) || inside(&self.ticker)
