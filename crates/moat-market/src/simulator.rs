@@ -309,6 +309,21 @@ impl Simulator {
         }
     }
 
+    /// One trading day, from the cache when it is there (live quotes ask for today
+    /// every second; walking the closes from the anchor each time would dominate).
+    fn one_day(&self, instrument: &Instrument, date: NaiveDate) -> Option<Arc<Day>> {
+        let cache_key = (instrument.id.to_string(), date);
+        if let Some(day) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&cache_key)
+        {
+            return Some(day.clone());
+        }
+        self.days(instrument, date, date).pop()
+    }
+
     fn days(&self, instrument: &Instrument, from: NaiveDate, to: NaiveDate) -> Vec<Arc<Day>> {
         self.closes(instrument, from, to)
             .into_iter()
@@ -345,7 +360,7 @@ impl Simulator {
         let Some(session) = calendar::session(market, date) else {
             return Vec::new();
         };
-        let Some(day) = self.days(instrument, date, date).pop() else {
+        let Some(day) = self.one_day(instrument, date) else {
             return Vec::new();
         };
         let bar_len = Duration::minutes(i64::from(INTRADAY_BAR_MINUTES));
@@ -428,7 +443,7 @@ impl Simulator {
                 QuoteState::Closed,
             ),
         };
-        let day = self.days(instrument, date, date).pop();
+        let day = self.one_day(instrument, date);
         let Some(day) = day else {
             // No trading day at all in range: cannot happen for real calendars.
             let p = grid(instrument, FALLBACK_REFERENCE_PRICE);

@@ -35,6 +35,8 @@ pub const MAX_TOPICS_PER_SOCKET: usize = 64;
 pub const TOPIC_CAPACITY: usize = 16;
 /// Frames queued for one socket before new ones are dropped.
 pub const SOCKET_QUEUE: usize = 256;
+/// Read and write buffer of one socket, in bytes.
+pub const SOCKET_BUFFER: usize = 8 * 1024;
 /// Largest client frame accepted, in bytes.
 pub const MAX_CLIENT_FRAME: usize = 4096;
 /// A ping keeps idle connections (and their proxies) alive.
@@ -142,6 +144,10 @@ pub async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Res
         .into_response();
     };
     ws.max_message_size(MAX_CLIENT_FRAME)
+        // Small per-socket buffers: the defaults (128 KiB each way) cost hundreds of
+        // MB across thousands of sockets that only ever see small frames.
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER)
         .on_upgrade(move |socket| serve(state, socket, permit))
 }
 
