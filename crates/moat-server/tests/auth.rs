@@ -6,7 +6,7 @@ mod helpers;
 use std::sync::Arc;
 
 use base64::Engine;
-use helpers::{assert_error, TestApp};
+use helpers::{assert_error, send, TestApp};
 use moat_server::auth::token::{Claims, TokenKeys};
 use moat_storage::{testing::TestDatabase, Storage, Ticket, TicketKind};
 use reqwest::{Method, Response};
@@ -37,23 +37,6 @@ async fn storage(app: &TestApp) -> Arc<dyn Storage> {
     moat_storage::connect(&app.db.url, &Default::default())
         .await
         .unwrap()
-}
-
-async fn send(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Response {
-    let mut req = app.client.request(method, app.url(path));
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        req = req.json(&b);
-    }
-    req.send().await.expect("request")
 }
 
 async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {

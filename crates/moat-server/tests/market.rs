@@ -20,7 +20,7 @@ use std::{
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use futures_util::{SinkExt, StreamExt};
-use helpers::{assert_error, TestApp};
+use helpers::{assert_error, send, TestApp};
 use moat_market::{
     calendar, catalog, simulator::Simulator, ticks, Bar, DailyCandle, Instrument, Kind, Quote,
     QuoteState,
@@ -51,23 +51,6 @@ async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Confi
         tweak(c);
     })
     .await
-}
-
-async fn send(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Response {
-    let mut req = app.client.request(method, app.url(path));
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        req = req.json(&b);
-    }
-    req.send().await.expect("request")
 }
 
 /// GETs a path that must answer 200 with JSON.

@@ -167,3 +167,21 @@ pub async fn assert_error(response: Response, status: u16, code: &str) -> serde_
     assert!(!body["request_id"].as_str().unwrap_or("").is_empty());
     body
 }
+
+/// Sends `method path` with an optional bearer token and JSON body.
+pub async fn send(
+    app: &TestApp,
+    method: reqwest::Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<serde_json::Value>,
+) -> Response {
+    let mut req = app.client.request(method, app.url(path));
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    req.send().await.expect("request")
+}
