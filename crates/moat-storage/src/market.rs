@@ -164,27 +164,27 @@ impl InstrumentRow {
     }
 }
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct CandleRow {
-    pub date: NaiveDate,
-    pub open: String,
-    pub high: String,
-    pub low: String,
-    pub close: String,
-    pub volume: i64,
-}
-
-impl CandleRow {
-    pub(crate) fn into_candle(self) -> Result<DailyCandle, StorageError> {
-        Ok(DailyCandle {
-            date: self.date,
-            open: dec(&self.open)?,
-            high: dec(&self.high)?,
-            low: dec(&self.low)?,
-            close: dec(&self.close)?,
-            volume: self.volume,
+/// Candles from the JSON array `[[date, open, high, low, close, volume], …]` that the
+/// backends' JSON aggregation builds (`None`: no rows, as PostgreSQL answers).
+pub(crate) fn candles_from_json(json: Option<&str>) -> Result<Vec<DailyCandle>, StorageError> {
+    let Some(json) = json else {
+        return Ok(Vec::new());
+    };
+    type Raw = (NaiveDate, String, String, String, String, i64);
+    let rows: Vec<Raw> = serde_json::from_str(json)
+        .map_err(|_| StorageError::Invalid("stored candles are malformed"))?;
+    rows.into_iter()
+        .map(|(date, open, high, low, close, volume)| {
+            Ok(DailyCandle {
+                date,
+                open: dec(&open)?,
+                high: dec(&high)?,
+                low: dec(&low)?,
+                close: dec(&close)?,
+                volume,
+            })
         })
-    }
+        .collect()
 }
 
 #[derive(sqlx::FromRow)]
@@ -276,7 +276,7 @@ pub(crate) struct StatusRow {
 
 /// Implements [`MarketStorage`] for a storage type with a `pool` field.
 macro_rules! impl_market_storage {
-    ($ty:ty, $db:ty) => {
+    ($ty:ty, $db:ty, $candles_json:literal) => {
         #[async_trait::async_trait]
         impl $crate::market::MarketStorage for $ty {
             async fn upsert_instruments(
@@ -387,16 +387,19 @@ macro_rules! impl_market_storage {
                 from: chrono::NaiveDate,
                 to: chrono::NaiveDate,
             ) -> Result<Vec<moat_market::DailyCandle>, $crate::StorageError> {
-                let rows: Vec<$crate::market::CandleRow> = sqlx::query_as(
-                    "SELECT date, open, high, low, close, volume FROM daily_candles
-                     WHERE instrument_id = $1 AND date >= $2 AND date <= $3 ORDER BY date",
-                )
+                // One row holding the range as a JSON array: years of candles cross
+                // from the database in one piece instead of row by row.
+                let json: Option<String> = sqlx::query_scalar(concat!(
+                    "SELECT ",
+                    $candles_json,
+                    " FROM daily_candles WHERE instrument_id = $1 AND date >= $2 AND date <= $3"
+                ))
                 .bind(id.to_string())
                 .bind(from)
                 .bind(to)
-                .fetch_all(&self.pool)
+                .fetch_one(&self.pool)
                 .await?;
-                rows.into_iter().map(|r| r.into_candle()).collect()
+                $crate::market::candles_from_json(json.as_deref())
             }
 
             async fn latest_candle_dates(

@@ -38,7 +38,11 @@ impl PostgresStorage {
 }
 
 crate::accounts::impl_account_storage!(PostgresStorage);
-crate::market::impl_market_storage!(PostgresStorage, sqlx::Postgres);
+crate::market::impl_market_storage!(
+    PostgresStorage,
+    sqlx::Postgres,
+    "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text"
+);
 
 #[async_trait]
 impl Storage for PostgresStorage {

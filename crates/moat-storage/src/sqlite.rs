@@ -51,7 +51,11 @@ impl SqliteStorage {
 }
 
 crate::accounts::impl_account_storage!(SqliteStorage);
-crate::market::impl_market_storage!(SqliteStorage, sqlx::Sqlite);
+crate::market::impl_market_storage!(
+    SqliteStorage,
+    sqlx::Sqlite,
+    "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)"
+);
 
 #[async_trait]
 impl Storage for SqliteStorage {
