@@ -277,48 +277,26 @@ pub fn parse_instruments_csv_with<R: Read>(
 
     let mut instruments = Vec::new();
     let mut skipped = 0;
-    let mut errors = Vec::new();
-    let mut total_errors = 0;
+    let mut log = ErrorLog::default();
     let mut first_row_of: HashMap<InstrumentId, usize> = HashMap::new();
     let mut data_rows = 0;
-    let mut report = |row: usize, message: String| {
-        total_errors += 1;
-        if errors.len() < MAX_REPORTED_ERRORS {
-            errors.push(ImportError { row, message });
-        }
-    };
     let mut record = csv::StringRecord::new();
     loop {
-        // Rows are counted by record, the header being row 1.
-        let row = data_rows + 2;
-        match csv.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => data_rows += 1,
-            Err(e) => {
-                let fatal = matches!(e.kind(), csv::ErrorKind::Io(_));
-                report(row, describe_csv_error(&e));
-                if fatal {
-                    break;
-                }
-                data_rows += 1;
-                continue;
-            }
-        }
-        if record.len() != header.len() {
-            report(
-                row,
-                format!(
-                    "has {} fields where the header has {}",
-                    record.len(),
-                    header.len()
-                ),
-            );
-            continue;
-        }
+        let row = match next_record(
+            &mut csv,
+            &mut record,
+            header.len(),
+            &mut data_rows,
+            &mut log,
+        ) {
+            NextRecord::Done => break,
+            NextRecord::Skip => continue,
+            NextRecord::Row(row) => row,
+        };
         match reader.read(&record, options) {
             Ok(Some(instrument)) => {
                 if let Some(first) = first_row_of.get(&instrument.id) {
-                    report(
+                    log.report(
                         row,
                         format!("duplicate id {}: also on row {first}", instrument.id),
                     );
@@ -328,15 +306,10 @@ pub fn parse_instruments_csv_with<R: Read>(
                 }
             }
             Ok(None) => skipped += 1,
-            Err(problems) => report(row, problems.join("; ")),
+            Err(problems) => log.report(row, problems.join("; ")),
         }
     }
-    if total_errors > 0 {
-        return Err(ImportErrors {
-            errors,
-            total: total_errors,
-        });
-    }
+    log.into_result()?;
     if data_rows == 0 {
         return Err(ImportErrors::one(
             1,
@@ -452,7 +425,80 @@ fn shorten(s: &str, max_chars: usize) -> String {
     }
 }
 
-fn describe_csv_error(e: &csv::Error) -> String {
+/// Row problems of one file: the first [`MAX_REPORTED_ERRORS`] kept, every one counted.
+#[derive(Default)]
+pub(crate) struct ErrorLog {
+    errors: Vec<ImportError>,
+    total: usize,
+}
+
+impl ErrorLog {
+    pub(crate) fn report(&mut self, row: usize, message: String) {
+        self.total += 1;
+        if self.errors.len() < MAX_REPORTED_ERRORS {
+            self.errors.push(ImportError { row, message });
+        }
+    }
+
+    /// `Err` with what was reported, when anything was.
+    pub(crate) fn into_result(self) -> Result<(), ImportErrors> {
+        if self.total == 0 {
+            return Ok(());
+        }
+        Err(ImportErrors {
+            errors: self.errors,
+            total: self.total,
+        })
+    }
+}
+
+/// What [`next_record`] found.
+pub(crate) enum NextRecord {
+    /// The end of the file (or a read error that ends it).
+    Done,
+    /// An unreadable record or one with the wrong number of fields, reported.
+    Skip,
+    /// A record to read, on this row (the header is row 1).
+    Row(usize),
+}
+
+/// Reads the next record into `record`, counting data rows, and reports records that
+/// are not valid CSV or do not have the header's number of fields.
+pub(crate) fn next_record<R: std::io::Read>(
+    csv: &mut csv::Reader<R>,
+    record: &mut csv::StringRecord,
+    header_len: usize,
+    data_rows: &mut usize,
+    log: &mut ErrorLog,
+) -> NextRecord {
+    // Rows are counted by record, the header being row 1.
+    let row = *data_rows + 2;
+    match csv.read_record(record) {
+        Ok(false) => return NextRecord::Done,
+        Ok(true) => *data_rows += 1,
+        Err(e) => {
+            log.report(row, describe_csv_error(&e));
+            if matches!(e.kind(), csv::ErrorKind::Io(_)) {
+                return NextRecord::Done;
+            }
+            *data_rows += 1;
+            return NextRecord::Skip;
+        }
+    }
+    if record.len() != header_len {
+        log.report(
+            row,
+            format!(
+                "has {} fields where the header has {header_len}",
+                record.len()
+            ),
+        );
+        return NextRecord::Skip;
+    }
+    NextRecord::Row(row)
+}
+
+pub(crate) fn describe_csv_error(e: &csv::Error) -> String {
     match e.kind() {
         csv::ErrorKind::Utf8 { .. } => {
             "is not UTF-8 text (a file saved as EUC-KR must be converted to UTF-8)".to_owned()

@@ -34,7 +34,7 @@
 //! Every row is checked before anything is returned, and one bad row fails the whole
 //! file. Each problem names its row (the header is row 1, the first data row row 2;
 //! blank lines are not rows) and its reason; the first
-//! [`MAX_REPORTED_ERRORS`] are kept, all are
+//! [`MAX_REPORTED_ERRORS`](crate::catalog::MAX_REPORTED_ERRORS) are kept, all are
 //! counted ([`ImportErrors`]).
 //!
 //! - `id`: an instrument id (`KRX:005930`) that is known (in the database, or the
@@ -66,7 +66,9 @@ use std::io::Read;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use crate::catalog::{ImportError, ImportErrors, MAX_REPORTED_ERRORS};
+use crate::catalog::{
+    describe_csv_error, next_record, ErrorLog, ImportError, ImportErrors, NextRecord,
+};
 use crate::providers::round_price;
 use crate::ticks::PriceGrid;
 use crate::{DailyCandle, InstrumentId};
@@ -220,20 +222,11 @@ where
     let mut series: Vec<InstrumentPrices> = Vec::new();
     let mut series_of: HashMap<InstrumentId, usize> = HashMap::new();
     let mut first_row_of: HashMap<(InstrumentId, NaiveDate), usize> = HashMap::new();
-    let mut errors = Vec::new();
-    let mut total_errors = 0;
-    let mut report = |row: usize, message: String| {
-        total_errors += 1;
-        if errors.len() < MAX_REPORTED_ERRORS {
-            errors.push(ImportError { row, message });
-        }
-    };
+    let mut log = ErrorLog::default();
     let (mut data_rows, mut skipped, mut rounded) = (0usize, 0usize, 0usize);
     let mut next_progress = PROGRESS_EVERY_ROWS;
     let mut record = csv::StringRecord::new();
     loop {
-        // Rows are counted by record, the header being row 1.
-        let row = data_rows + 2;
         if data_rows == next_progress {
             next_progress += PROGRESS_EVERY_ROWS;
             progress(Progress {
@@ -241,30 +234,17 @@ where
                 bytes: csv.position().byte(),
             });
         }
-        match csv.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => data_rows += 1,
-            Err(e) => {
-                let fatal = matches!(e.kind(), csv::ErrorKind::Io(_));
-                report(row, describe_csv_error(&e));
-                if fatal {
-                    break;
-                }
-                data_rows += 1;
-                continue;
-            }
-        }
-        if record.len() != header.len() {
-            report(
-                row,
-                format!(
-                    "has {} fields where the header has {}",
-                    record.len(),
-                    header.len()
-                ),
-            );
-            continue;
-        }
+        let row = match next_record(
+            &mut csv,
+            &mut record,
+            header.len(),
+            &mut data_rows,
+            &mut log,
+        ) {
+            NextRecord::Done => break,
+            NextRecord::Skip => continue,
+            NextRecord::Row(row) => row,
+        };
         let read = match &fixed {
             Some((id, grid)) => columns.read(&record, Ok((id.clone(), *grid)), options),
             None => {
@@ -287,13 +267,13 @@ where
                 rounded,
             }) => (id, candle, rounded),
             Err(problems) => {
-                report(row, problems.join("; "));
+                log.report(row, problems.join("; "));
                 continue;
             }
         };
         match first_row_of.get(&(id.clone(), candle.date)) {
             Some(first) => {
-                report(
+                log.report(
                     row,
                     format!(
                         "duplicate date {} for {id}: also on row {first}",
@@ -316,12 +296,7 @@ where
         });
         series[index].candles.push(candle);
     }
-    if total_errors > 0 {
-        return Err(ImportErrors {
-            errors,
-            total: total_errors,
-        });
-    }
+    log.into_result()?;
     if data_rows == 0 {
         return Err(one_error(1, "the file has a header but no rows"));
     }
@@ -349,16 +324,6 @@ fn one_error(row: usize, message: impl Into<String>) -> ImportErrors {
 
 fn unknown_instrument(id: &InstrumentId) -> String {
     format!("unknown instrument {id} (import it first with `moat import instruments`)")
-}
-
-fn describe_csv_error(e: &csv::Error) -> String {
-    match e.kind() {
-        csv::ErrorKind::Utf8 { .. } => {
-            "is not UTF-8 text (a file saved as EUC-KR must be converted to UTF-8)".to_owned()
-        }
-        csv::ErrorKind::Io(io) => format!("could not be read: {io}"),
-        _ => format!("is not valid CSV: {e}"),
-    }
 }
 
 /// What one data row holds.
