@@ -287,6 +287,7 @@ impl Config {
                     .only(AUTH_ENV_KEYS)
                     .map(|k| format!("auth.{k}").into()),
             )
+            // figment's `only`: these keys and no others (not a test filter).
             .merge(
                 Env::prefixed("MOAT_MARKET_")
                     .only(MARKET_ENV_KEYS)

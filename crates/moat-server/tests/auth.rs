@@ -6,7 +6,7 @@ mod helpers;
 use std::sync::Arc;
 
 use base64::Engine;
-use helpers::{assert_error, send, TestApp};
+use helpers::{assert_error, send, signup, TestApp, PASSWORD};
 use moat_server::auth::token::{Claims, TokenKeys};
 use moat_storage::{testing::TestDatabase, Storage, Ticket, TicketKind};
 use reqwest::{Method, Response};
@@ -14,7 +14,6 @@ use serde_json::{json, Value};
 
 /// The signing key the test apps use, so tests can forge tokens.
 const KEY: [u8; 32] = [42; 32];
-const PASSWORD: &str = "correct horse battery";
 
 fn key_b64() -> String {
     base64::engine::general_purpose::STANDARD.encode(KEY)
@@ -37,22 +36,6 @@ async fn storage(app: &TestApp) -> Arc<dyn Storage> {
     moat_storage::connect(&app.db.url, &Default::default())
         .await
         .unwrap()
-}
-
-async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
-    let r = send(
-        app,
-        Method::POST,
-        "/api/auth/signup",
-        None,
-        Some(json!({"email": email, "password": PASSWORD, "nickname": nickname})),
-    )
-    .await;
-    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
-    r.json::<Value>().await.unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 async fn login(app: &TestApp, email: &str, password: &str) -> Response {

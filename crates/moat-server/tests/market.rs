@@ -20,7 +20,7 @@ use std::{
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use futures_util::{SinkExt, StreamExt};
-use helpers::{assert_error, send, TestApp};
+use helpers::{assert_error, send, signup, TestApp, PASSWORD};
 use moat_market::{
     calendar, catalog, simulator::Simulator, ticks, Bar, DailyCandle, Instrument, Kind, Quote,
     QuoteState,
@@ -31,7 +31,6 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::{self, Message as Frame};
 
-const PASSWORD: &str = "correct horse battery";
 /// The longest a test waits for something the server does in the background.
 const PATIENCE: Duration = Duration::from_secs(10);
 /// Between two looks at something the server does in the background.
@@ -60,22 +59,6 @@ async fn get_json(app: &TestApp, path: &str) -> Value {
     let body = r.text().await.unwrap();
     assert_eq!(status, 200, "GET {path}: {body}");
     serde_json::from_str(&body).unwrap()
-}
-
-async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
-    let r = send(
-        app,
-        Method::POST,
-        "/api/auth/signup",
-        None,
-        Some(json!({"email": email, "password": PASSWORD, "nickname": nickname})),
-    )
-    .await;
-    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
-    r.json::<Value>().await.unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 async fn user_id(app: &TestApp, token: &str) -> i64 {

@@ -185,3 +185,23 @@ pub async fn send(
     }
     req.send().await.expect("request")
 }
+
+/// The password test members sign up with.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Signs a member up with [`PASSWORD`] and returns their token.
+pub async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
+    let r = send(
+        app,
+        reqwest::Method::POST,
+        "/api/auth/signup",
+        None,
+        Some(serde_json::json!({"email": email, "password": PASSWORD, "nickname": nickname})),
+    )
+    .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    r.json::<serde_json::Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
