@@ -1641,7 +1641,13 @@ async fn more_than_64_topics_on_one_socket_are_refused() {
     let frames = frames_until(&mut socket, |f| has_op(f, "subscribed")).await;
     let subscribed = frames.iter().find(|f| f["op"] == "subscribed").unwrap();
     assert_eq!(subscribed["topics"], json!(topics[..64]), "the first 64");
-    assert_eq!(frames.iter().filter(|f| f["op"] == "quote").count(), 64);
+    // One current quote per topic (a live crypto push may come on top: count topics).
+    let quoted: std::collections::HashSet<&Value> = frames
+        .iter()
+        .filter(|f| f["op"] == "quote")
+        .map(|f| &f["topic"])
+        .collect();
+    assert_eq!(quoted.len(), 64);
     let errors: Vec<&Value> = frames.iter().filter(|f| f["op"] == "error").collect();
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert_eq!(errors[0]["code"], "too_many_subscriptions");
@@ -1657,7 +1663,13 @@ async fn more_than_64_topics_on_one_socket_are_refused() {
     )
     .await;
     let frames = frames_until(&mut socket, |f| has_op(f, "subscribed")).await;
-    assert_eq!(frames[0]["code"], "too_many_subscriptions", "{frames:#?}");
+    // Live pushes of the subscribed topics may arrive in between: look for the error.
+    let error = frames.iter().find(|f| f["op"] == "error");
+    assert_eq!(
+        error.map(|e| &e["code"]),
+        Some(&json!("too_many_subscriptions")),
+        "{frames:#?}"
+    );
     assert_eq!(frames.last().unwrap()["topics"], json!([]));
     // Unsubscribing makes room again.
     send_json(
