@@ -64,7 +64,10 @@ echo "idle resident memory after load: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024
 step "auth: token verification and log-in latency (medians)"
 cargo bench --locked -p moat-server --bench auth 2>/dev/null | grep -E 'µs|ms'
 
-step "market: search, backfill, candles (medians, p99)"
+step "market: search over 20,000 instruments (medians, p99)"
+cargo bench --locked -p moat-market --bench search 2>/dev/null | grep -E 'ms'
+
+step "market: backfill, candles (medians, p99)"
 cargo bench --locked -p moat-server --bench market 2>/dev/null | grep -E 'ms|µs| s '
 
 step "web: first-route size, LCP and CLS"

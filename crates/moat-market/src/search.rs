@@ -79,34 +79,60 @@ fn contains(name: &[char], query: &[char]) -> bool {
         || (name.len() >= query.len() && name.windows(query.len()).any(|w| starts_with(w, query)))
 }
 
-/// A 64-bit set of the characters an entry has (and the initial consonants of its
-/// syllables): a query with a character the entry lacks cannot match it, whatever
-/// the tier, so most entries are skipped with one AND.
-fn char_bit(c: char) -> u64 {
-    1 << (mix_char(c) % 64)
+/// The form of a text that prefix lookups of a query with lone consonants use: every
+/// syllable replaced by its initial consonant (`삼성전자` → `ㅅㅅㅈㅈ`), other characters
+/// kept. A name matches a query at a position only if its initials match the query's
+/// initials there, so looking up the query's initials finds every candidate.
+fn initials(text: &[char]) -> Vec<char> {
+    text.iter()
+        .map(|&c| initial_consonant(c).unwrap_or(c))
+        .collect()
 }
 
-fn mix_char(c: char) -> u32 {
-    (c as u32).wrapping_mul(0x9E37_79B9) >> 16
+/// Bits in an entry's bigram signature.
+const SIGNATURE_BITS: usize = 256;
+const SIGNATURE_WORDS: usize = SIGNATURE_BITS / 64;
+
+/// A set of an entry's adjacent character pairs, hashed into [`SIGNATURE_BITS`] bits,
+/// of its texts and of their [`initials`]: a query with a pair the entry lacks cannot
+/// occur inside it, so the substring scan skips most entries with a few ANDs.
+type Signature = [u64; SIGNATURE_WORDS];
+
+fn pair_bit(a: char, b: char) -> usize {
+    let mixed = (a as u32).wrapping_mul(0x9E37_79B9) ^ (b as u32).wrapping_mul(0x85EB_CA6B);
+    (mixed.wrapping_mul(0xC2B2_AE35) >> 24) as usize % SIGNATURE_BITS
 }
 
-fn signature<'a>(texts: impl IntoIterator<Item = &'a Vec<char>>) -> u64 {
-    let mut bits = 0;
-    for text in texts {
-        for &c in text {
-            bits |= char_bit(c);
-            if let Some(initial) = initial_consonant(c) {
-                bits |= char_bit(initial);
-            }
-        }
+fn add_pairs(signature: &mut Signature, text: &[char]) {
+    for pair in text.windows(2) {
+        let bit = pair_bit(pair[0], pair[1]);
+        signature[bit / 64] |= 1 << (bit % 64);
     }
-    bits
+}
+
+/// Which text of an entry a prefix key was made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    /// The ticker or the whole id.
+    Ticker,
+    Name(u8),
+    Alias(u8),
+    /// The [`initials`] of a name with Hangul in it.
+    NameInitials(u8),
+    /// The [`initials`] of an alias with Hangul in it.
+    AliasInitials(u8),
+}
+
+/// One sorted key of the prefix index.
+struct Key {
+    text: Box<str>,
+    entry: u32,
+    field: Field,
 }
 
 struct Entry {
     instrument: Arc<Instrument>,
-    /// [`signature`] of the ticker, id, names and aliases.
-    chars: u64,
+    popularity: i32,
     ticker: Vec<char>,
     id: Vec<char>,
     names: Vec<Vec<char>>,
@@ -121,60 +147,115 @@ impl Entry {
             .map(|n| fold(n))
             .collect();
         let aliases: Vec<Vec<char>> = instrument.aliases.iter().map(|a| fold(a)).collect();
-        let ticker = fold(instrument.ticker());
-        let id = fold(&instrument.id.to_string());
-        let chars = signature(
-            [&ticker, &id]
-                .into_iter()
-                .chain(names.iter())
-                .chain(aliases.iter()),
-        );
         Self {
-            chars,
-            ticker,
-            id,
+            popularity: instrument.popularity,
+            ticker: fold(instrument.ticker()),
+            id: fold(&instrument.id.to_string()),
             names,
             aliases,
             instrument,
         }
     }
 
-    fn tier(&self, q: &[char]) -> Option<Tier> {
-        if self.ticker == q || self.id == q || self.names.iter().any(|n| n == q) {
-            return Some(Tier::ExactTicker);
+    fn texts(&self) -> impl Iterator<Item = &Vec<char>> {
+        [&self.ticker, &self.id]
+            .into_iter()
+            .chain(&self.names)
+            .chain(&self.aliases)
+    }
+
+    fn signature(&self) -> Signature {
+        let mut signature = [0; SIGNATURE_WORDS];
+        for text in self.texts() {
+            add_pairs(&mut signature, text);
+            add_pairs(&mut signature, &initials(text));
         }
-        if self.ticker.starts_with(q) || self.id.starts_with(q) {
-            return Some(Tier::TickerPrefix);
+        signature
+    }
+
+    /// The prefix-index keys of this entry.
+    fn keys(&self, entry: u32) -> Vec<Key> {
+        let key = |text: &[char], field| Key {
+            text: text.iter().collect::<String>().into_boxed_str(),
+            entry,
+            field,
+        };
+        let has_hangul = |text: &[char]| text.iter().any(|&c| initial_consonant(c).is_some());
+        let mut keys = vec![key(&self.ticker, Field::Ticker)];
+        if self.id != self.ticker {
+            keys.push(key(&self.id, Field::Ticker));
         }
-        if self.names.iter().any(|n| starts_with(n, q)) {
-            return Some(Tier::NamePrefix);
+        for (i, name) in self.names.iter().enumerate() {
+            keys.push(key(name, Field::Name(i as u8)));
+            if has_hangul(name) {
+                keys.push(key(&initials(name), Field::NameInitials(i as u8)));
+            }
         }
-        if self.aliases.iter().any(|a| starts_with(a, q)) {
-            return Some(Tier::Alias);
+        for (i, alias) in self.aliases.iter().enumerate() {
+            keys.push(key(alias, Field::Alias(i as u8)));
+            if has_hangul(alias) {
+                keys.push(key(&initials(alias), Field::AliasInitials(i as u8)));
+            }
         }
-        // A single character matches tickers and name starts only: inside names it
-        // would match half the catalogue.
-        if q.len() < MIN_SUBSTRING_CHARS {
-            return None;
+        keys
+    }
+
+    /// The tier of a prefix-index hit, or `None` when the key only looked like a match
+    /// (an initials key whose text does not match the query after all).
+    fn prefix_tier(&self, field: Field, q: &[char]) -> Option<Tier> {
+        match field {
+            Field::Ticker if self.ticker == q || self.id == q => Some(Tier::ExactTicker),
+            Field::Ticker => Some(Tier::TickerPrefix),
+            Field::Name(i) if self.names[i as usize] == q => Some(Tier::ExactTicker),
+            Field::Name(_) => Some(Tier::NamePrefix),
+            Field::Alias(_) => Some(Tier::Alias),
+            Field::NameInitials(i) => {
+                starts_with(&self.names[i as usize], q).then_some(Tier::NamePrefix)
+            }
+            Field::AliasInitials(i) => {
+                starts_with(&self.aliases[i as usize], q).then_some(Tier::Alias)
+            }
         }
-        let inside = |v: &Vec<char>| contains(v, q);
-        if self.names.iter().any(inside) || self.aliases.iter().any(inside) || inside(&self.ticker)
-        {
-            return Some(Tier::Substring);
-        }
-        None
+    }
+
+    /// Whether `q` occurs inside a name, an alias or the ticker (not the id: `krx`
+    /// would match every Korean stock).
+    fn contains(&self, q: &[char]) -> bool {
+        contains(&self.ticker, q)
+            || self
+                .names
+                .iter()
+                .chain(&self.aliases)
+                .any(|t| contains(t, q))
     }
 }
 
 /// An immutable search index over a set of instruments.
+///
+/// Prefix tiers (1–4) come from one sorted list of keys (tickers, ids, names, aliases
+/// and the initials of Korean ones) found by binary search; the substring tier (5)
+/// scans only when the prefix tiers found fewer results than asked for, and skips the
+/// entries whose bigram signature lacks one of the query's pairs.
 pub struct SearchIndex {
     entries: Vec<Entry>,
+    signatures: Vec<Signature>,
+    keys: Vec<Key>,
 }
 
 impl SearchIndex {
     pub fn new(instruments: impl IntoIterator<Item = Arc<Instrument>>) -> Self {
+        let entries: Vec<Entry> = instruments.into_iter().map(Entry::new).collect();
+        let signatures = entries.iter().map(Entry::signature).collect();
+        let mut keys: Vec<Key> = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(i, e)| e.keys(i as u32))
+            .collect();
+        keys.sort_unstable_by(|a, b| a.text.cmp(&b.text));
         Self {
-            entries: instruments.into_iter().map(Entry::new).collect(),
+            entries,
+            signatures,
+            keys,
         }
     }
 
@@ -195,36 +276,74 @@ impl SearchIndex {
             .collect()
     }
 
+    /// The keys that start with `prefix`, as a slice of the sorted list.
+    fn keys_starting_with(&self, prefix: &str) -> &[Key] {
+        let start = self.keys.partition_point(|k| &*k.text < prefix);
+        let len = self.keys[start..].partition_point(|k| k.text.starts_with(prefix));
+        &self.keys[start..start + len]
+    }
+
     /// Like [`search`](Self::search), with each result's tier.
     pub fn ranked(&self, query: &str, limit: usize) -> Vec<(Tier, Arc<Instrument>)> {
         let truncated: String = query.chars().take(MAX_QUERY_CHARS).collect();
         let q = fold(&truncated);
-        if q.is_empty() {
+        let limit = limit.min(MAX_LIMIT);
+        if q.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let needed = q.iter().fold(0u64, |bits, &c| bits | char_bit(c));
-        let mut hits: Vec<(Tier, &Entry)> = self
-            .entries
+        // A query with lone consonants is looked up by its initials; the hits are then
+        // checked against the real text.
+        let jamo = q.iter().any(|&c| is_choseong(c));
+        let lookup: String = if jamo {
+            initials(&q).into_iter().collect()
+        } else {
+            q.iter().collect()
+        };
+        let mut hits: Vec<(Tier, u32)> = self
+            .keys_starting_with(&lookup)
             .iter()
-            .filter(|e| e.chars & needed == needed)
-            .filter_map(|e| e.tier(&q).map(|t| (t, e)))
+            .filter(|k| jamo == matches!(k.field, Field::NameInitials(_) | Field::AliasInitials(_)))
+            .filter_map(|k| {
+                let entry = &self.entries[k.entry as usize];
+                entry.prefix_tier(k.field, &q).map(|t| (t, k.entry))
+            })
             .collect();
-        let order = |(ta, a): &(Tier, &Entry), (tb, b): &(Tier, &Entry)| {
+        // One hit per entry, its best tier.
+        hits.sort_unstable_by_key(|&(tier, entry)| (entry, tier));
+        hits.dedup_by_key(|&mut (_, entry)| entry);
+
+        // Substrings rank below every prefix hit: look for them only when needed.
+        if hits.len() < limit && q.len() >= MIN_SUBSTRING_CHARS {
+            let pairs = if jamo { initials(&q) } else { q.clone() };
+            let mut needed = [0; SIGNATURE_WORDS];
+            add_pairs(&mut needed, &pairs);
+            let already: std::collections::HashSet<u32> = hits.iter().map(|h| h.1).collect();
+            for (i, signature) in self.signatures.iter().enumerate() {
+                if signature.iter().zip(&needed).any(|(s, n)| s & n != *n) {
+                    continue;
+                }
+                let i = i as u32;
+                if !already.contains(&i) && self.entries[i as usize].contains(&q) {
+                    hits.push((Tier::Substring, i));
+                }
+            }
+        }
+
+        let order = |(ta, a): &(Tier, u32), (tb, b): &(Tier, u32)| {
+            let (a, b) = (&self.entries[*a as usize], &self.entries[*b as usize]);
             ta.cmp(tb)
-                .then(b.instrument.popularity.cmp(&a.instrument.popularity))
+                .then(b.popularity.cmp(&a.popularity))
                 .then(a.ticker.len().cmp(&b.ticker.len()))
                 .then(a.instrument.id.cmp(&b.instrument.id))
         };
         // Only the best `limit` are sorted: a one-letter query can match thousands.
-        let limit = limit.min(MAX_LIMIT);
-        if hits.len() > limit && limit > 0 {
+        if hits.len() > limit {
             hits.select_nth_unstable_by(limit - 1, order);
             hits.truncate(limit);
         }
         hits.sort_by(order);
         hits.into_iter()
-            .take(limit)
-            .map(|(t, e)| (t, e.instrument.clone()))
+            .map(|(t, i)| (t, self.entries[i as usize].instrument.clone()))
             .collect()
     }
 }
@@ -368,5 +487,71 @@ mod tests {
         assert_eq!(index().search("삼", 2).len(), 2);
         let long = "삼".repeat(1000);
         assert!(index().search(&long, 10).is_empty());
+    }
+
+    /// The ranking rules applied naively to every entry: the index must agree.
+    fn reference(index: &SearchIndex, query: &str, limit: usize) -> Vec<(Tier, String)> {
+        let q = fold(&query.chars().take(MAX_QUERY_CHARS).collect::<String>());
+        if q.is_empty() {
+            return Vec::new();
+        }
+        let mut hits: Vec<(Tier, &Entry)> = index
+            .entries
+            .iter()
+            .filter_map(|e| {
+                let tier = if e.ticker == q || e.id == q || e.names.contains(&q) {
+                    Tier::ExactTicker
+                } else if e.ticker.starts_with(&q) || e.id.starts_with(&q) {
+                    Tier::TickerPrefix
+                } else if e.names.iter().any(|n| starts_with(n, &q)) {
+                    Tier::NamePrefix
+                } else if e.aliases.iter().any(|a| starts_with(a, &q)) {
+                    Tier::Alias
+                } else if q.len() >= MIN_SUBSTRING_CHARS && e.contains(&q) {
+                    Tier::Substring
+                } else {
+                    return None;
+                };
+                Some((tier, e))
+            })
+            .collect();
+        hits.sort_by(|(ta, a), (tb, b)| {
+            ta.cmp(tb)
+                .then(b.popularity.cmp(&a.popularity))
+                .then(a.ticker.len().cmp(&b.ticker.len()))
+                .then(a.instrument.id.cmp(&b.instrument.id))
+        });
+        hits.into_iter()
+            .take(limit.min(MAX_LIMIT))
+            .map(|(t, e)| (t, e.instrument.id.to_string()))
+            .collect()
+    }
+
+    fn curated_index() -> SearchIndex {
+        SearchIndex::new(crate::catalog::curated().into_iter().map(Arc::new))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_index_agrees_with_the_naive_ranking(
+            query in "[삼성전자하이닉스현대차ㅅㅈㅎㄷㅋㄱa-eA-Es-uk0-9 ]{1,5}",
+            limit in 1usize..30,
+        ) {
+            let index = curated_index();
+            let got: Vec<(Tier, String)> = index
+                .ranked(&query, limit)
+                .into_iter()
+                .map(|(t, i)| (t, i.id.to_string()))
+                .collect();
+            proptest::prop_assert_eq!(got, reference(&index, &query, limit));
+        }
+    }
+
+    #[test]
+    fn the_exchange_alone_is_a_prefix_not_a_substring() {
+        // `krx` starts every Korean id; inside an id it must not match everything.
+        let index = index();
+        assert!(index.ranked("rx", 10).is_empty());
+        assert_eq!(index.ranked("krx:", 10).len(), 5);
     }
 }

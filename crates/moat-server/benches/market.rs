@@ -1,22 +1,18 @@
 //! Market-data benchmarks that print medians and p99s (no assertions; compare figures
 //! of one run, machines are noisy):
-//! - search over 20,000 instruments (target p99 ≤ 2 ms)
 //! - first-start backfill of 150 instruments × 5 years into SQLite (target ≤ 5 s), and
 //!   of the whole curated catalogue through the server's catch-up job
 //! - 5 years of daily candles for one instrument read from SQLite (target p99 ≤ 3 ms),
 //!   and the `range=5Y` endpoint over HTTP
 //!
+//! (Search has its own benchmark: `cargo bench -p moat-market --bench search`.)
+//!
 //!   cargo bench -p moat-server --bench market
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use chrono::{Duration as Days, Utc};
-use moat_market::{
-    catalog, search::SearchIndex, simulator::Simulator, Exchange, Instrument, InstrumentId,
-};
+use moat_market::{catalog, simulator::Simulator, Instrument};
 use moat_storage::ConnectOptions;
 
 fn percentile(mut v: Vec<Duration>, p: f64) -> Duration {
@@ -26,77 +22,6 @@ fn percentile(mut v: Vec<Duration>, p: f64) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// 20,000 instruments: the curated ones, then variations of them with new ids.
-fn many_instruments(n: usize) -> Vec<Arc<Instrument>> {
-    let base = catalog::curated();
-    (0..n)
-        .map(|i| {
-            let mut inst = base[i % base.len()].clone();
-            if i >= base.len() {
-                let exchange = if i % 2 == 0 {
-                    Exchange::Krx
-                } else {
-                    Exchange::Nasdaq
-                };
-                let symbol = if exchange == Exchange::Krx {
-                    format!("{:06}", 900_000 + i)
-                } else {
-                    format!("X{i}")
-                };
-                inst.id = InstrumentId::new(exchange, &symbol).unwrap();
-                inst.name_ko = format!("{}{}", inst.name_ko, i);
-                inst.name_en = format!("{} {}", inst.name_en, i);
-                inst.popularity = (i % 500) as i32;
-            }
-            Arc::new(inst)
-        })
-        .collect()
-}
-
-fn bench_search() {
-    let instruments = many_instruments(20_000);
-    let t = Instant::now();
-    let index = SearchIndex::new(instruments);
-    println!(
-        "search index over {} instruments built in {:.1} ms",
-        index.len(),
-        ms(t.elapsed())
-    );
-    let queries = [
-        "ㅅㅅㅈㅈ",
-        "삼성",
-        "삼성전자",
-        "AAPL",
-        "apple",
-        "005930",
-        "하이닉스",
-        "tesla",
-        "kodex",
-        "ㅋㄷㅅ",
-        "s",
-        "엔비",
-        "삼전",
-        "microsoft corp",
-        "zzzz",
-    ];
-    let mut all = Vec::new();
-    for q in queries {
-        let mut runs = Vec::new();
-        for _ in 0..101 {
-            let t = Instant::now();
-            std::hint::black_box(index.search(std::hint::black_box(q), 20));
-            runs.push(t.elapsed());
-        }
-        all.extend(runs);
-    }
-    println!(
-        "search over 20,000 instruments, {} queries × 101: median {:.3} ms, p99 {:.3} ms (target p99 ≤ 2 ms)",
-        queries.len(),
-        ms(percentile(all.clone(), 0.5)),
-        ms(percentile(all, 0.99))
-    );
 }
 
 async fn bench_storage() {
@@ -192,7 +117,6 @@ async fn bench_server() {
 }
 
 fn main() {
-    bench_search();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
