@@ -17,6 +17,7 @@ describe('Shell', () => {
     const links = within(nav).getAllByRole('link');
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['홈', '/'],
+      ['관심 종목', '/favorites'],
       ['설정', '/settings'],
     ]);
     expect(screen.getByRole('link', { name: 'Moat 홈' })).toHaveProperty('pathname', '/');

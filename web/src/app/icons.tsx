@@ -22,6 +22,14 @@ export function HomeIcon({ size = 24 }: IconProps) {
   );
 }
 
+export function StarIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <path d="m12 3.6 2.6 5.3 5.8.8-4.2 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z" />
+    </svg>
+  );
+}
+
 export function SettingsIcon({ size = 24 }: IconProps) {
   return (
     <svg {...common} width={size} height={size}>

@@ -1,6 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { HomeIcon, SettingsIcon, type IconProps } from './icons';
+import { HomeIcon, SettingsIcon, StarIcon, type IconProps } from './icons';
 import { RouteBoundary } from './RouteBoundary';
 
 /** What a page module gives the router: its component and, if it has its own texts, their readiness. */
@@ -40,7 +40,7 @@ const NotFoundPage = lazyPage(() => import('@/features/not-found/NotFoundPage'),
 /** One entry of the navigation (side bar on wide screens, tab bar on narrow ones). */
 export interface NavItem {
   to: string;
-  labelKey: 'nav.home' | 'nav.settings';
+  labelKey: 'nav.home' | 'nav.favorites' | 'nav.settings';
   icon: ComponentType<IconProps>;
   /** Active only on an exact match. */
   end?: boolean;
@@ -49,6 +49,7 @@ export interface NavItem {
 /** Only areas that exist are listed (the account pages are reached from the header, not here). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', labelKey: 'nav.home', icon: HomeIcon, end: true },
+  { to: '/favorites', labelKey: 'nav.favorites', icon: StarIcon },
   { to: '/settings', labelKey: 'nav.settings', icon: SettingsIcon },
 ];
 

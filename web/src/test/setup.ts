@@ -1,10 +1,14 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { resetClock } from '@/shared/auth/clock-measure';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
 
 // jsdom does not scroll; scroll restoration calls this on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// `findBy…` waits up to 5 s, not 1: the first test of a file loads lazy chunks, which
+// takes over a second on a busy 2-core CI machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // Korean, as in production; a test that switches language is reset below.
 await initI18n();

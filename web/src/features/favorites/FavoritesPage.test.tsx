@@ -58,7 +58,7 @@ describe('favourites page', () => {
   it('lists the favourites in the member’s order with live prices', async () => {
     renderApp({ route: '/favorites', api: favoritesApi().handler });
     await waitFor(() => expect(viewRows()).toEqual(['KRX:005930', 'NASDAQ:AAPL', 'KRX:000660']));
-    await waitFor(() => expect(screen.getAllByTestId('row-price').map((p) => p.textContent)).toEqual(['₩71,200', 'US$189.43', '₩190,000']));
+    await waitFor(() => expect(screen.getAllByTestId('row-price').map((p) => p.textContent)).toEqual(['₩71,200', '$189.43', '₩190,000']));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('관심 종목 3개');
   });
 

@@ -87,7 +87,7 @@ describe('market home', () => {
     const section = await screen.findByTestId('home-favorites');
     await waitFor(() => expect(within(section).getAllByTestId('instrument-row')).toHaveLength(2));
     await waitFor(() =>
-      expect(within(section).getAllByTestId('row-price').map((p) => p.textContent)).toEqual(['₩71,200', 'US$189.43']),
+      expect(within(section).getAllByTestId('row-price').map((p) => p.textContent)).toEqual(['₩71,200', '$189.43']),
     );
     expect(within(section).getByRole('link', { name: '관리' }).getAttribute('href')).toBe('/favorites');
     expect(within(within(section).getAllByTestId('instrument-row')[0]!).getByRole('link').getAttribute('href')).toBe('/stocks/KRX%3A005930');

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { InstrumentDetail } from '@/shared/market/api-types';
 import { direction, formatPrice, NO_VALUE } from '@/shared/market/format';
-import { instrumentNames } from '@/shared/market/ids';
+import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '@/shared/market/ids';
 import { useLiveQuote } from '@/shared/market/live-quote';
 import { ChangeText } from '@/shared/market/ui/ChangeText';
 import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
@@ -17,7 +17,17 @@ export function PriceHeader({ instrument }: { instrument: InstrumentDetail }) {
   // `useInstrument` seeded the cache with the quote it carried; the stream keeps it current.
   const quote = useLiveQuote(instrument.id).data ?? instrument.quote;
   const { primary, secondary } = instrumentNames(instrument, locale);
-  const asOf = quote ? formatDate(quote.as_of, locale, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+  // When the price was current, on the exchange's clock and saying so (a Seoul reader
+  // of a US stock sees New York time, as the exchange and the news write it).
+  const zone = marketZone(instrument);
+  const time = quote
+    ? formatDate(quote.as_of, locale, {
+        dateStyle: 'medium',
+        timeStyle: 'medium',
+        ...(zone && { timeZone: MARKET_TIME_ZONES[zone] }),
+      })
+    : '';
+  const asOf = time && (zone ? t('asOfZone', { time, zone: t(`zone.${zone}`) }) : t('asOf', { time }));
   return (
     <header className="stock-head">
       <div className="stock-head__top">
@@ -40,7 +50,7 @@ export function PriceHeader({ instrument }: { instrument: InstrumentDetail }) {
             <ChangeText quote={quote} instrument={instrument} className="stock-head__change" />
           </div>
           <p className="stock-head__status">
-            {asOf && <span className="stock-head__as-of">{t('asOf', { time: asOf })}</span>}
+            {asOf && <span className="stock-head__as-of" data-testid="stock-as-of">{asOf}</span>}
             <QuoteBadges quote={quote} />
           </p>
         </>

@@ -68,7 +68,9 @@ describe('stock page', () => {
     const badges = screen.getByTestId('quote-badges');
     expect(within(badges).getByText('시뮬레이션 데이터')).toBeTruthy();
     expect(within(badges).getByText('장 마감')).toBeTruthy();
-    expect(screen.getByText(/기준$/).textContent).toMatch(/^2025\. 1\. 2\. .+ 기준$/);
+    // 06:30 UTC written on the exchange's clock, whatever the browser's zone.
+    // (Node's ICU data may write PM where a browser writes 오후.)
+    expect(screen.getByTestId('stock-as-of').textContent).toMatch(/^한국 시간 2025\. 1\. 2\. (오후|PM) 3:30:00 기준$/);
     expect(document.title).toBe('삼성전자 (005930) 시세 — Moat');
   });
 

@@ -16,7 +16,7 @@ describe('formatMoney', () => {
 
   it('shows USD with two decimals, in each locale’s style', () => {
     expect(formatMoney('1234.5', 'USD', 'en')).toBe('$1,234.50');
-    expect(formatMoney('1234.5', 'USD', 'ko')).toBe('US$1,234.50');
+    expect(formatMoney('1234.5', 'USD', 'ko')).toBe('$1,234.50');
     expect(formatMoney(new Big('0.005'), 'USD', 'en')).toBe('$0.01');
     expect(formatMoney('-19.999', 'USD', 'en')).toBe('-$20.00');
   });

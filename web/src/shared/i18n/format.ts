@@ -46,6 +46,8 @@ export function formatMoney(amount: Big | string, currency: Currency, locale: Lo
   return new Intl.NumberFormat(intlLocale(locale), {
     style: 'currency',
     currency,
+    // `$1,234.50` in Korean too, as Korean brokers write it, not `US$1,234.50`.
+    currencyDisplay: 'narrowSymbol',
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
     roundingMode: 'halfExpand',

@@ -37,7 +37,7 @@ export function formatPrice(value: Decimal, instrument: Priced, locale: Locale):
   const { kind, currency } = instrument;
   if (kind === 'index' || kind === 'currency') return formatNumber(value, locale, fixed(2));
   if (isCurrency(currency)) return formatMoney(value, currency, locale);
-  return formatNumber(value, locale, { style: 'currency', currency, ...fixed(2) });
+  return formatNumber(value, locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...fixed(2) });
 }
 
 /** A signed change without the currency sign (`+1,200`, `-0.35`, `0`). */
@@ -52,5 +52,11 @@ export function formatVolume(value: number, locale: Locale): string {
 
 /** A large amount in short form (`₩425조`, `$2.9T`). */
 export function formatCompactMoney(value: Decimal, currency: string, locale: Locale): string {
-  return formatNumber(value, locale, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+  return formatNumber(value, locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  });
 }

@@ -25,3 +25,19 @@ export function instrumentNames(instrument: Pick<Instrument, 'name_ko' | 'name_e
   const first = primary || secondary;
   return { primary: first, secondary: secondary && secondary !== first ? secondary : '' };
 }
+
+/** The clocks quotes are written in: the exchange's own. */
+export const MARKET_TIME_ZONES = { seoul: 'Asia/Seoul', newYork: 'America/New_York' } as const;
+export type MarketZone = keyof typeof MARKET_TIME_ZONES;
+
+/**
+ * The exchange clock of an instrument: Seoul for KRX and Korean indices, New York for
+ * NYSE, NASDAQ and US indices; FX and crypto trade everywhere and are shown in the
+ * viewer's own clock (`undefined`).
+ */
+export function marketZone({ id, currency }: Pick<Instrument, 'id' | 'currency'>): MarketZone | undefined {
+  const exchange = id.slice(0, id.indexOf(':'));
+  if (exchange === 'KRX' || (exchange === 'INDEX' && currency === 'KRW')) return 'seoul';
+  if (exchange === 'NYSE' || exchange === 'NASDAQ' || (exchange === 'INDEX' && currency === 'USD')) return 'newYork';
+  return undefined;
+}

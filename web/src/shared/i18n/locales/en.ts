@@ -9,6 +9,7 @@ export const en = {
   nav: {
     label: 'Main menu',
     home: 'Home',
+    favorites: 'Favorites',
     settings: 'Settings',
   },
   header: {

@@ -14,6 +14,7 @@ export const ko = {
   nav: {
     label: '주요 메뉴',
     home: '홈',
+    favorites: '관심 종목',
     settings: '설정',
   },
   header: {

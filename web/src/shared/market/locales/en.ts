@@ -26,6 +26,8 @@ export const marketEn = {
     CRYPTO: 'Crypto',
   },
   asOf: 'As of {{time}}',
+  asOfZone: 'As of {{time}} {{zone}}',
+  zone: { seoul: 'Seoul time', newYork: 'New York time' },
   change: '{{change}} ({{percent}}) since the previous close',
   loadFailed: 'Could not load prices.',
   retry: 'Try again',

@@ -23,6 +23,8 @@ export const marketKo = {
     CRYPTO: '가상자산',
   },
   asOf: '{{time}} 기준',
+  asOfZone: '{{zone}} {{time}} 기준',
+  zone: { seoul: '한국 시간', newYork: '뉴욕 시간' },
   change: '전일 대비 {{change}} ({{percent}})',
   loadFailed: '시세를 불러오지 못했습니다.',
   retry: '다시 시도',
