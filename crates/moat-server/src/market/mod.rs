@@ -74,7 +74,7 @@ pub struct MarketService {
     quotes: RwLock<HashMap<InstrumentId, Quote>>,
     /// When a real provider was last asked for each quote, successfully or not.
     polled: RwLock<HashMap<InstrumentId, tokio::time::Instant>>,
-    pub hub: Hub,
+    pub hub: Arc<Hub>,
     config: MarketConfig,
 }
 
@@ -125,7 +125,7 @@ impl MarketService {
             catalog: RwLock::new(Arc::new(Catalog::new(instruments))),
             quotes: RwLock::new(quotes),
             polled: RwLock::default(),
-            hub: Hub::new(config.max_stream_connections),
+            hub: Arc::new(Hub::new(config.max_stream_connections)),
             config: config.clone(),
         }))
     }

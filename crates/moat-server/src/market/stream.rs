@@ -3,10 +3,14 @@
 //! docs/market.md.
 //!
 //! One `broadcast` channel per topic, made on first subscription and dropped with its
-//! last subscriber. Each socket has a writer task fed by a bounded queue and one
-//! forwarding task per subscribed topic. A subscriber that falls behind skips the
-//! quotes it missed (broadcast lag, or a full socket queue) and so never slows the
-//! others. Connections are capped by a semaphore.
+//! last subscriber. Each socket has two tasks: a reader that answers the client's
+//! frames, and a writer that owns the socket's sending half and listens to the
+//! socket's topics (a `StreamMap` of broadcast receivers) and to the reader's bounded
+//! command queue. The writer sends every frame that is ready and then flushes once,
+//! so a tick that moves eight of a client's instruments costs one write, not eight.
+//! Broadcasting never waits for a subscriber: one that falls behind (its socket full,
+//! its writer stalled) finds its receivers lagged and skips to the newest quotes, and
+//! so never slows the others. Connections are capped by a semaphore.
 
 use std::{
     collections::HashMap,
@@ -25,6 +29,7 @@ use axum::{
 use moat_market::{InstrumentId, Quote};
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio_stream::{wrappers::BroadcastStream, StreamMap};
 
 use super::routes::QuoteDto;
 use crate::{http::error::ApiError, AppState};
@@ -33,8 +38,11 @@ use crate::{http::error::ApiError, AppState};
 pub const MAX_TOPICS_PER_SOCKET: usize = 64;
 /// Messages a topic keeps for slow subscribers before they skip ahead.
 pub const TOPIC_CAPACITY: usize = 16;
-/// Frames queued for one socket before new ones are dropped.
+/// Replies and commands queued from a socket's reader to its writer; a client whose
+/// queue is full (it sends faster than it reads) is disconnected.
 pub const SOCKET_QUEUE: usize = 256;
+/// Most frames one socket's writer sends before it flushes.
+const FRAMES_PER_FLUSH: usize = 64;
 /// Read and write buffer of one socket, in bytes.
 pub const SOCKET_BUFFER: usize = 8 * 1024;
 /// Largest client frame accepted, in bytes.
@@ -151,24 +159,125 @@ pub async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Res
         .on_upgrade(move |socket| serve(state, socket, permit))
 }
 
-async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit) {
-    use futures_util::{SinkExt, StreamExt};
-    let (mut sink, mut stream) = socket.split();
-    let (out_tx, mut out_rx) = mpsc::channel::<Message>(SOCKET_QUEUE);
-    let writer = tokio::spawn(async move {
-        let mut ping = tokio::time::interval(PING_INTERVAL);
-        ping.tick().await;
-        loop {
-            let msg = tokio::select! {
-                m = out_rx.recv() => match m { Some(m) => m, None => break },
-                _ = ping.tick() => Message::Ping(Default::default()),
-            };
-            if sink.send(msg).await.is_err() {
+/// What a socket's reader asks its writer to do.
+enum Command {
+    Send(Message),
+    /// Start forwarding a topic; `last` is the frame already sent for it, so that the
+    /// first push does not repeat it.
+    Watch {
+        topic: String,
+        rx: broadcast::Receiver<Utf8Bytes>,
+        last: Option<Utf8Bytes>,
+    },
+    Unwatch(Vec<String>),
+}
+
+/// The socket's writer: sends replies and the pushes of its topics, batching what is
+/// ready into one flush, and pings when idle.
+async fn write_loop(
+    hub: Arc<Hub>,
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut commands: mpsc::Receiver<Command>,
+) {
+    use futures_util::{FutureExt, SinkExt, StreamExt};
+    let mut topics: StreamMap<String, BroadcastStream<Utf8Bytes>> = StreamMap::new();
+    let mut last: HashMap<String, Utf8Bytes> = HashMap::new();
+    let mut ping = tokio::time::interval(PING_INTERVAL);
+    ping.tick().await;
+    // Applies one event; returns the frame to send, if any, and whether to stop.
+    let mut apply = |event: Event, topics: &mut StreamMap<_, _>| -> (Option<Message>, bool) {
+        match event {
+            Event::Command(None) => (None, true),
+            Event::Command(Some(Command::Send(m))) => (Some(m), false),
+            Event::Command(Some(Command::Watch {
+                topic,
+                rx,
+                last: sent,
+            })) => {
+                if let Some(frame) = sent {
+                    last.insert(topic.clone(), frame);
+                }
+                topics.insert(topic, BroadcastStream::new(rx));
+                (None, false)
+            }
+            Event::Command(Some(Command::Unwatch(names))) => {
+                for name in &names {
+                    topics.remove(name);
+                    last.remove(name);
+                }
+                hub.prune();
+                (None, false)
+            }
+            // Lagged: the quotes missed are skipped; a newer one follows.
+            Event::Push(_, Err(_)) => (None, false),
+            Event::Push(topic, Ok(frame)) => {
+                if last.get(&topic) == Some(&frame) {
+                    return (None, false);
+                }
+                last.insert(topic, frame.clone());
+                (Some(Message::Text(frame)), false)
+            }
+            Event::Ping => (Some(Message::Ping(Default::default())), false),
+        }
+    };
+    'socket: loop {
+        let first = tokio::select! {
+            c = commands.recv() => Event::Command(c),
+            Some((t, f)) = topics.next(), if !topics.is_empty() => Event::Push(t, f),
+            _ = ping.tick() => Event::Ping,
+        };
+        let mut pending = 0;
+        let mut event = Some(first);
+        while let Some(e) = event.take() {
+            let (message, stop) = apply(e, &mut topics);
+            if let Some(m) = message {
+                if sink.feed(m).await.is_err() {
+                    break 'socket;
+                }
+                pending += 1;
+            }
+            if stop {
+                let _ = sink.flush().await;
+                break 'socket;
+            }
+            if pending >= FRAMES_PER_FLUSH {
                 break;
             }
+            // Whatever else is ready now goes into the same flush.
+            event = match commands.try_recv() {
+                Ok(c) => Some(Event::Command(Some(c))),
+                Err(mpsc::error::TryRecvError::Disconnected) => Some(Event::Command(None)),
+                Err(mpsc::error::TryRecvError::Empty) => topics
+                    .next()
+                    .now_or_never()
+                    .flatten()
+                    .map(|(t, f)| Event::Push(t, f)),
+            };
         }
-    });
-    let mut subscriptions: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+        if pending > 0 && sink.flush().await.is_err() {
+            break;
+        }
+    }
+    drop(topics);
+    hub.prune();
+}
+
+enum Event {
+    Command(Option<Command>),
+    Push(
+        String,
+        Result<Utf8Bytes, tokio_stream::wrappers::errors::BroadcastStreamRecvError>,
+    ),
+    Ping,
+}
+
+async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit) {
+    use futures_util::StreamExt;
+    let (sink, mut stream) = socket.split();
+    let (out_tx, out_rx) = mpsc::channel::<Command>(SOCKET_QUEUE);
+    let writer = tokio::spawn(write_loop(state.market.hub.clone(), sink, out_rx));
+    let send = |m: Message| out_tx.try_send(Command::Send(m));
+    let mut subscriptions: std::collections::HashSet<String> = Default::default();
     let mut errors = 0usize;
     let mut window = (tokio::time::Instant::now(), 0u32);
     while let Some(Ok(msg)) = stream.next().await {
@@ -180,11 +289,11 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
         }
         window.1 += 1;
         if window.1 > MAX_FRAMES_PER_SECOND || errors >= MAX_ERRORS_PER_SOCKET {
-            let _ = out_tx.try_send(Message::Text(error_frame(
+            let _ = send(Message::Text(error_frame(
                 "abuse",
                 "Too many messages or errors: closing the connection.",
             )));
-            let _ = out_tx.try_send(Message::Close(Some(axum::extract::ws::CloseFrame {
+            let _ = send(Message::Close(Some(axum::extract::ws::CloseFrame {
                 code: CLOSE_POLICY_VIOLATION,
                 reason: "too many messages or errors".into(),
             })));
@@ -195,7 +304,7 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
             Message::Close(_) => break,
             Message::Binary(_) => {
                 errors += 1;
-                let _ = out_tx.try_send(Message::Text(error_frame(
+                let _ = send(Message::Text(error_frame(
                     "bad_message",
                     "Send JSON text frames.",
                 )));
@@ -214,25 +323,27 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
             Ok(ClientMessage::Ping) => frame(serde_json::json!({ "op": "pong" })),
             Ok(ClientMessage::Unsubscribe { topics }) => {
                 for t in &topics {
-                    if let Some(task) = subscriptions.remove(t) {
-                        task.abort();
-                    }
+                    subscriptions.remove(t);
                 }
-                state.market.hub.prune();
-                frame(serde_json::json!({ "op": "unsubscribed", "topics": topics }))
+                let reply = frame(serde_json::json!({ "op": "unsubscribed", "topics": topics }));
+                if out_tx.try_send(Command::Unwatch(topics)).is_err() {
+                    break;
+                }
+                reply
             }
             Ok(ClientMessage::Subscribe { topics }) => {
-                let (reply, bad) = subscribe(&state, &mut subscriptions, topics, &out_tx).await;
+                let Some((reply, bad)) =
+                    subscribe(&state, &mut subscriptions, topics, &out_tx).await
+                else {
+                    break;
+                };
                 errors += bad;
                 reply
             }
         };
-        if out_tx.try_send(Message::Text(reply)).is_err() {
+        if send(Message::Text(reply)).is_err() {
             break;
         }
-    }
-    for (_, task) in subscriptions {
-        task.abort();
     }
     drop(out_tx);
     // Let the writer flush what is queued (a closing frame), but not for long.
@@ -242,23 +353,24 @@ async fn serve(state: AppState, socket: WebSocket, _permit: OwnedSemaphorePermit
 
 async fn subscribe(
     state: &AppState,
-    subscriptions: &mut HashMap<String, tokio::task::JoinHandle<()>>,
+    subscriptions: &mut std::collections::HashSet<String>,
     topics: Vec<String>,
-    out: &mpsc::Sender<Message>,
-) -> (Utf8Bytes, usize) {
+    out: &mpsc::Sender<Command>,
+) -> Option<(Utf8Bytes, usize)> {
     let service = &state.market;
+    let send = |m: Message| out.try_send(Command::Send(m));
     let mut added = Vec::new();
     let mut errors = 0;
     let total = topics.len();
     for (n, topic) in topics.into_iter().enumerate() {
-        if subscriptions.contains_key(&topic) {
+        if subscriptions.contains(&topic) {
             added.push(topic);
             continue;
         }
         if subscriptions.len() >= MAX_TOPICS_PER_SOCKET {
             // One error for the rest of the batch.
             errors += 1;
-            let _ = out.try_send(Message::Text(error_frame(
+            let _ = send(Message::Text(error_frame(
                 "too_many_subscriptions",
                 &format!(
                     "At most {MAX_TOPICS_PER_SOCKET} topics per connection: {} topics from {topic:?} on were not added.",
@@ -274,46 +386,36 @@ async fn subscribe(
         // A bad topic is reported and skipped; the rest of the batch goes on.
         let Some(instrument) = instrument else {
             errors += 1;
-            let _ = out.try_send(Message::Text(error_frame(
+            let _ = send(Message::Text(error_frame(
                 "unknown_topic",
                 &format!("There is no topic {topic:?}."),
             )));
             continue;
         };
-        let mut rx = service.hub.subscribe(&topic);
+        let rx = service.hub.subscribe(&topic);
         // The current quote at once, then every change.
         let mut last = None;
         if let Some(q) = service.quote(&instrument).await {
             let frame = quote_frame(&topic, &q);
-            let _ = out.try_send(Message::Text(frame.clone()));
+            let _ = send(Message::Text(frame.clone()));
             last = Some(frame);
         }
-        let out = out.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                match rx.recv().await {
-                    // A full socket queue drops this quote: a newer one follows.
-                    Ok(frame) => {
-                        if out.is_closed() {
-                            break;
-                        }
-                        // The first push can repeat the quote sent on subscribing.
-                        if last.as_ref() == Some(&frame) {
-                            continue;
-                        }
-                        last = Some(frame.clone());
-                        let _ = out.try_send(Message::Text(frame));
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => break,
-                }
-            }
-        });
-        subscriptions.insert(topic.clone(), task);
+        // A full queue means the client reads nothing: it is disconnected.
+        if out
+            .try_send(Command::Watch {
+                topic: topic.clone(),
+                rx,
+                last,
+            })
+            .is_err()
+        {
+            return None;
+        }
+        subscriptions.insert(topic.clone());
         added.push(topic);
     }
-    (
+    Some((
         frame(serde_json::json!({ "op": "subscribed", "topics": added })),
         errors,
-    )
+    ))
 }
