@@ -1,0 +1,477 @@
+//! Performance: the daily value series of a portfolio and its returns over standard
+//! periods — time-weighted (TWR), money-weighted (XIRR) and simple — with a structured
+//! explanation of why they differ.
+//!
+//! **External flows** are deposits and withdrawals (and the implicit deposits of
+//! [`crate::ledger`]): money crossing the portfolio's boundary. Dividends, fees and
+//! taxes are not flows: they are the portfolio's own gains and losses.
+//!
+//! **Flow timing.** A flow is assumed to happen at the *end* of its day: day *t*'s
+//! return is `(V_t − F_t) / V_{t−1} − 1`, where `V` is the value at the close and `F`
+//! the day's net flow. This matches trades valued at closing prices: money deposited and
+//! invested at the close moves nothing that day, so deposits and withdrawals leave the
+//! TWR unchanged. When the portfolio was empty the day before (`V_{t−1} ≤ 0`: the
+//! first day, or after everything was withdrawn) the flow is taken at the *start* of the
+//! day instead, `V_t / F_t − 1`, so the first day's move from the trade price to the
+//! close is not lost. Days are chain-linked: TWR = Π(1 + r_t) − 1.
+//!
+//! **Money-weighted return** is XIRR of the investor's cash flows (the start value and
+//! deposits negative, withdrawals and the end value positive), Actual/365 like
+//! spreadsheets' `XIRR`, solved by Newton's method from 10 % with a bisection fallback;
+//! annualised, and also over the period itself (the rate per the period's length,
+//! equal to `(1 + x)^(days/365) − 1`) to compare with TWR. A rate is not money, so
+//! the root finding is in `f64`; amounts stay `Decimal`.
+//!
+//! **Simple return** is the gain (end value − start value − net flows) over the money
+//! at work (start value + deposits).
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{Datelike, Months, NaiveDate};
+use moat_market::InstrumentId;
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::error::PortfolioError;
+use crate::ledger::{trade_rate_to_base, Ledger};
+use crate::money::FxHistory;
+use crate::transaction::{sorted, PortfolioSettings, Transaction};
+use crate::validation::validate;
+
+/// Days in the year of Actual/365.
+pub const DAYS_PER_YEAR: f64 = 365.0;
+/// XIRR's first guess, as in spreadsheets.
+pub const XIRR_GUESS: f64 = 0.1;
+/// XIRR stops when a step changes the rate by less than this.
+pub const XIRR_TOLERANCE: f64 = 1e-12;
+/// Newton steps before falling back to bisection.
+pub const XIRR_MAX_NEWTON_STEPS: usize = 100;
+/// Bisection steps (each halves the bracket: 200 is far below `f64` resolution).
+pub const XIRR_MAX_BISECTION_STEPS: usize = 200;
+/// Below this difference between money-weighted and time-weighted return over the
+/// period (0.5 percentage point), the explanation calls them similar.
+pub const EXPLANATION_TOLERANCE: Decimal = Decimal::from_parts(5, 0, 0, false, 3);
+
+/// Daily closes per instrument. A day without a close (a holiday) uses the latest
+/// earlier one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PriceHistory {
+    closes: HashMap<InstrumentId, BTreeMap<NaiveDate, Decimal>>,
+}
+
+impl PriceHistory {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn insert(&mut self, instrument: &InstrumentId, date: NaiveDate, close: Decimal) {
+        self.closes
+            .entry(instrument.clone())
+            .or_default()
+            .insert(date, close);
+    }
+
+    /// The close on `date`, or the latest before it.
+    pub fn close_on(&self, instrument: &InstrumentId, date: NaiveDate) -> Option<Decimal> {
+        self.closes
+            .get(instrument)?
+            .range(..=date)
+            .next_back()
+            .map(|(_, close)| *close)
+    }
+}
+
+/// The portfolio at the close of one day, in the series' currency.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DailyPoint {
+    pub date: NaiveDate,
+    /// Holdings plus cash.
+    pub value: Decimal,
+    /// The day's net external flow (deposits positive, withdrawals negative).
+    pub flow: Decimal,
+}
+
+/// The value of the portfolio at each day's close, from the day before its first
+/// transaction (value zero) to `to`, in `currency`: holdings at each day's close (else
+/// the latest trade price) and cash, both at that day's FX rate. Flows convert at the
+/// same day's rate.
+pub fn daily_values(
+    settings: &PortfolioSettings,
+    transactions: &[Transaction],
+    closes: &PriceHistory,
+    fx: &FxHistory,
+    currency: &str,
+    to: NaiveDate,
+) -> Result<Vec<DailyPoint>, PortfolioError> {
+    let report = validate(settings, transactions);
+    if !report.is_ok() {
+        return Err(PortfolioError::Invalid(report.errors));
+    }
+    let txs = sorted(transactions);
+    let Some(first) = txs.first().map(|t| t.trade_date) else {
+        return Ok(Vec::new());
+    };
+    let rate = |date: NaiveDate, from: &str| {
+        fx.rate_on(date, from, currency)
+            .ok_or_else(|| PortfolioError::FxUnavailable {
+                from: from.to_owned(),
+                to: currency.to_owned(),
+            })
+    };
+    let mut ledger = Ledger::empty(settings, &settings.base_currency);
+    let start = first.pred_opt().unwrap_or(first);
+    let mut points = vec![DailyPoint {
+        date: start,
+        value: Decimal::ZERO,
+        flow: Decimal::ZERO,
+    }];
+    let mut next = txs.iter().peekable();
+    let mut day = first;
+    while day <= to {
+        let mut flow = Decimal::ZERO;
+        while let Some(tx) = next.next_if(|t| t.trade_date == day) {
+            let applied = ledger
+                .apply(tx, trade_rate_to_base(settings, tx))
+                .map_err(|e| PortfolioError::Invalid(vec![e]))?;
+            if tx.kind.is_external_flow() {
+                flow += tx.cash_effect() * rate(day, &tx.currency)?;
+            }
+            if !applied.implicit_deposit.is_zero() {
+                flow += applied.implicit_deposit * rate(day, &applied.implicit_deposit_currency)?;
+            }
+        }
+        let mut value = Decimal::ZERO;
+        for h in ledger.open_holdings() {
+            let price = closes
+                .close_on(&h.instrument, day)
+                .or(h.last_trade_price)
+                .unwrap_or_else(|| h.average_cost());
+            value += h.quantity() * price * rate(day, &h.currency)?;
+        }
+        for (ccy, amount) in &ledger.cash {
+            if !amount.is_zero() {
+                value += *amount * rate(day, ccy)?;
+            }
+        }
+        points.push(DailyPoint {
+            date: day,
+            value,
+            flow,
+        });
+        let Some(following) = day.succ_opt() else {
+            break;
+        };
+        day = following;
+    }
+    Ok(points)
+}
+
+/// One day's return, given the previous day's value (see the module doc).
+fn day_return(previous: Decimal, today: &DailyPoint) -> Decimal {
+    if previous > Decimal::ZERO {
+        (today.value - today.flow) / previous - Decimal::ONE
+    } else if today.flow > Decimal::ZERO {
+        today.value / today.flow - Decimal::ONE
+    } else {
+        Decimal::ZERO
+    }
+}
+
+/// Time-weighted return over `points`: the first point is the start (its own flow is
+/// before the period), each later day is chain-linked. A fraction (0.1 is 10 %).
+pub fn time_weighted_return(points: &[DailyPoint]) -> Decimal {
+    let mut growth = Decimal::ONE;
+    for pair in points.windows(2) {
+        growth *= Decimal::ONE + day_return(pair[0].value, &pair[1]);
+    }
+    growth - Decimal::ONE
+}
+
+/// The annual rate `r` at which the flows' present value is zero (Actual/365, from the
+/// earliest date), or `None` when there is none (flows all of one sign, or no root).
+/// Positive amounts are received by the investor, negative ones paid.
+pub fn xirr(flows: &[(NaiveDate, Decimal)]) -> Option<Decimal> {
+    solve_rate(flows, DAYS_PER_YEAR)
+}
+
+/// The rate per `period_days` at which the flows' present value is zero. XIRR is this
+/// per 365 days; the money-weighted return over a period is this per the period's own
+/// length (solved directly, not de-annualised: a 30 % loss in a week is a rate of
+/// −100 % a year to many digits, which an `f64` cannot take back to the week).
+fn solve_rate(flows: &[(NaiveDate, Decimal)], period_days: f64) -> Option<Decimal> {
+    let origin = flows.iter().map(|(d, _)| *d).min()?;
+    let series: Vec<(f64, f64)> = flows
+        .iter()
+        .map(|(d, a)| {
+            (
+                (*d - origin).num_days() as f64 / period_days,
+                a.to_f64().unwrap_or(0.0),
+            )
+        })
+        .collect();
+    if !series.iter().any(|(_, a)| *a > 0.0) || !series.iter().any(|(_, a)| *a < 0.0) {
+        return None;
+    }
+    let npv = |r: f64| {
+        series
+            .iter()
+            .map(|(t, a)| a / (1.0 + r).powf(*t))
+            .sum::<f64>()
+    };
+    let slope = |r: f64| {
+        series
+            .iter()
+            .map(|(t, a)| -t * a / (1.0 + r).powf(t + 1.0))
+            .sum::<f64>()
+    };
+    let root = newton(npv, slope).or_else(|| bisect(npv))?;
+    Decimal::from_f64(root)
+}
+
+fn newton(f: impl Fn(f64) -> f64, df: impl Fn(f64) -> f64) -> Option<f64> {
+    let mut r = XIRR_GUESS;
+    for _ in 0..XIRR_MAX_NEWTON_STEPS {
+        let slope = df(r);
+        if slope == 0.0 || !slope.is_finite() {
+            return None;
+        }
+        let next = r - f(r) / slope;
+        if !next.is_finite() || next <= -1.0 {
+            return None;
+        }
+        if (next - r).abs() < XIRR_TOLERANCE {
+            return Some(next);
+        }
+        r = next;
+    }
+    None
+}
+
+/// Bisection on (−1, hi], widening `hi` until the sign changes.
+fn bisect(f: impl Fn(f64) -> f64) -> Option<f64> {
+    const LOWEST: f64 = -0.999_999_999;
+    const HIGHEST: f64 = 1e9;
+    let mut lo = LOWEST;
+    let mut hi = 1.0;
+    while f(lo).signum() == f(hi).signum() {
+        if hi >= HIGHEST {
+            return None;
+        }
+        hi *= 10.0;
+    }
+    for _ in 0..XIRR_MAX_BISECTION_STEPS {
+        let mid = (lo + hi) / 2.0;
+        if f(mid).signum() == f(lo).signum() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo < XIRR_TOLERANCE {
+            break;
+        }
+    }
+    Some((lo + hi) / 2.0)
+}
+
+/// The standard reporting periods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Period {
+    #[serde(rename = "1M")]
+    OneMonth,
+    #[serde(rename = "3M")]
+    ThreeMonths,
+    #[serde(rename = "YTD")]
+    YearToDate,
+    #[serde(rename = "1Y")]
+    OneYear,
+    #[serde(rename = "ALL")]
+    SinceInception,
+}
+
+impl Period {
+    pub const ALL: [Period; 5] = [
+        Period::OneMonth,
+        Period::ThreeMonths,
+        Period::YearToDate,
+        Period::OneYear,
+        Period::SinceInception,
+    ];
+
+    /// The day whose close starts the period ending at `as_of`; `None` since inception.
+    pub fn start(self, as_of: NaiveDate) -> Option<NaiveDate> {
+        match self {
+            Period::OneMonth => Some(as_of - Months::new(1)),
+            Period::ThreeMonths => Some(as_of - Months::new(3)),
+            Period::YearToDate => NaiveDate::from_ymd_opt(as_of.year() - 1, 12, 31),
+            Period::OneYear => Some(as_of - Months::new(12)),
+            Period::SinceInception => None,
+        }
+    }
+}
+
+/// Why the three returns differ, for the UI to put in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplanationCode {
+    /// No deposits or withdrawals in the period: the returns agree.
+    NoFlows,
+    /// Flows, but the money-weighted and time-weighted returns are within
+    /// [`EXPLANATION_TOLERANCE`].
+    Similar,
+    /// The largest flow was money added before the portfolio rose: MWR above TWR.
+    AddedBeforeRise,
+    /// Money added before a fall: MWR below TWR.
+    AddedBeforeFall,
+    /// Money withdrawn before a rise: MWR below TWR.
+    WithdrewBeforeRise,
+    /// Money withdrawn before a fall: MWR above TWR.
+    WithdrewBeforeFall,
+    /// The money-weighted return has no solution for these flows.
+    MwrUnavailable,
+}
+
+/// The explanation's code and the numbers its sentence needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Explanation {
+    pub code: ExplanationCode,
+    /// Money-weighted (over the period) minus time-weighted return.
+    pub difference: Option<Decimal>,
+    /// The largest flow by size: its day and amount (negative for a withdrawal).
+    pub flow_date: Option<NaiveDate>,
+    pub flow_amount: Option<Decimal>,
+    /// That flow as a fraction of the money at work (start value + deposits).
+    pub flow_share: Option<Decimal>,
+    /// The time-weighted return from the end of the flow's day to the period's end.
+    pub return_after_flow: Option<Decimal>,
+}
+
+/// Returns over one period, as fractions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeriodReturn {
+    pub period: Period,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    pub start_value: Decimal,
+    pub end_value: Decimal,
+    pub net_flows: Decimal,
+    /// End value − start value − net flows.
+    pub gain: Decimal,
+    pub time_weighted: Decimal,
+    /// XIRR, annualised.
+    pub money_weighted_annual: Option<Decimal>,
+    /// The same rate over the period's own length (what XIRR compounds to over it).
+    pub money_weighted: Option<Decimal>,
+    pub simple: Decimal,
+    pub explanation: Explanation,
+}
+
+/// Returns over `period` ending at `as_of`, from a series of [`daily_values`]. A period
+/// reaching before the series starts is cut to it. `None` for an empty series.
+pub fn period_return(
+    points: &[DailyPoint],
+    period: Period,
+    as_of: NaiveDate,
+) -> Option<PeriodReturn> {
+    let end = points.partition_point(|p| p.date <= as_of).checked_sub(1)?;
+    let start = match period.start(as_of) {
+        Some(day) => points.partition_point(|p| p.date <= day).saturating_sub(1),
+        None => 0,
+    }
+    .min(end);
+    let points = &points[start..=end];
+    let (first, last) = (points.first()?, points.last()?);
+    let later = &points[1..];
+    let net_flows: Decimal = later.iter().map(|p| p.flow).sum();
+    let deposits: Decimal = later.iter().map(|p| p.flow.max(Decimal::ZERO)).sum();
+    let gain = last.value - first.value - net_flows;
+    let at_work = first.value + deposits;
+    let simple = if at_work > Decimal::ZERO {
+        gain / at_work
+    } else {
+        Decimal::ZERO
+    };
+    let time_weighted = time_weighted_return(points);
+
+    let mut flows = Vec::new();
+    if first.value > Decimal::ZERO {
+        flows.push((first.date, -first.value));
+    }
+    flows.extend(
+        later
+            .iter()
+            .filter(|p| !p.flow.is_zero())
+            .map(|p| (p.date, -p.flow)),
+    );
+    flows.push((last.date, last.value));
+    let money_weighted_annual = xirr(&flows);
+    let period_days = (last.date - first.date).num_days().max(1) as f64;
+    let money_weighted = solve_rate(&flows, period_days);
+
+    let explanation = explain(points, time_weighted, money_weighted, at_work);
+    Some(PeriodReturn {
+        period,
+        start: first.date,
+        end: last.date,
+        start_value: first.value,
+        end_value: last.value,
+        net_flows,
+        gain,
+        time_weighted,
+        money_weighted_annual,
+        money_weighted,
+        simple,
+        explanation,
+    })
+}
+
+/// Every standard period ending at `as_of`.
+pub fn performance(points: &[DailyPoint], as_of: NaiveDate) -> Vec<PeriodReturn> {
+    Period::ALL
+        .into_iter()
+        .filter_map(|p| period_return(points, p, as_of))
+        .collect()
+}
+
+/// Finds the period's largest flow and what the portfolio did after it: money added
+/// before a rise weighs the rise more in MWR than in TWR, and so on.
+fn explain(
+    points: &[DailyPoint],
+    twr: Decimal,
+    mwr: Option<Decimal>,
+    at_work: Decimal,
+) -> Explanation {
+    let mut explanation = Explanation {
+        code: ExplanationCode::NoFlows,
+        difference: mwr.map(|m| m - twr),
+        flow_date: None,
+        flow_amount: None,
+        flow_share: None,
+        return_after_flow: None,
+    };
+    let largest = points
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, p)| !p.flow.is_zero())
+        .max_by_key(|(_, p)| p.flow.abs());
+    let Some((index, flow)) = largest else {
+        return explanation;
+    };
+    let after = time_weighted_return(&points[index..]);
+    explanation.flow_date = Some(flow.date);
+    explanation.flow_amount = Some(flow.flow);
+    explanation.flow_share = (at_work > Decimal::ZERO).then(|| flow.flow.abs() / at_work);
+    explanation.return_after_flow = Some(after);
+    explanation.code = match explanation.difference {
+        None => ExplanationCode::MwrUnavailable,
+        Some(d) if d.abs() < EXPLANATION_TOLERANCE => ExplanationCode::Similar,
+        Some(_) => match (flow.flow > Decimal::ZERO, after >= Decimal::ZERO) {
+            (true, true) => ExplanationCode::AddedBeforeRise,
+            (true, false) => ExplanationCode::AddedBeforeFall,
+            (false, true) => ExplanationCode::WithdrewBeforeRise,
+            (false, false) => ExplanationCode::WithdrewBeforeFall,
+        },
+    };
+    explanation
+}
