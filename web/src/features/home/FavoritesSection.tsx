@@ -22,7 +22,7 @@ export function FavoritesSection() {
         <h2 id="favorites-title" className="board-section__title">
           {t('favorites.title')}
         </h2>
-        {list.some((i) => i.simulated) && <QuoteBadges quote={{ simulated: true, state: 'live' }} />}
+        {list.some((i) => i.simulated) && <QuoteBadges quote={{ simulated: true, state: 'live' }} compact />}
         {isLoggedIn && (
           <AppLink to="/favorites" className="board-section__link">
             {t('favorites.manage')}

@@ -41,7 +41,7 @@ describe('market home', () => {
     expect(kospi!.querySelector('[data-direction]')!.textContent).toBe('▲+10.12 (+0.38%)');
     expect(within(usdkrw!).getByText('1,380.50')).toBeTruthy();
     expect(usdkrw!.querySelector('[data-direction]')!.className).toContain('market-down');
-    expect(within(indices).getAllByText('시뮬레이션 데이터')).toHaveLength(1);
+    expect(within(indices).getAllByText('시뮬레이션')).toHaveLength(1);
   });
 
   it('marks an index whose market is closed', async () => {

@@ -22,7 +22,7 @@ export function IndicesSection() {
         <h2 id="indices-title" className="board-section__title">
           {t('indices.title')}
         </h2>
-        {simulated && <QuoteBadges quote={{ simulated, state: 'live' }} />}
+        {simulated && <QuoteBadges quote={{ simulated, state: 'live' }} compact />}
       </div>
       {overview.isError ? (
         <LoadError onRetry={() => void overview.refetch()} />

@@ -39,7 +39,7 @@ export function MoversSection() {
         <h2 id={`${id}-title`} className="board-section__title">
           {t('movers.title')}
         </h2>
-        {simulated && <QuoteBadges quote={{ simulated: true, state: 'live' }} />}
+        {simulated && <QuoteBadges quote={{ simulated: true, state: 'live' }} compact />}
       </div>
       <div className="tabs" role="tablist" aria-label={t('movers.title')} onKeyDown={onKeyDown}>
         {TABS.map((name) => (

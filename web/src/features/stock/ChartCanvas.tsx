@@ -64,7 +64,10 @@ function themeOptions(el: HTMLElement): DeepPartial<ChartOptions> {
     },
     grid: { vertLines: { visible: false }, horzLines: { color: c.grid } },
     rightPriceScale: { borderVisible: false },
-    timeScale: { borderVisible: false },
+    // Fixed edges: the range is the whole history asked for (nothing to scroll to), and
+    // the library then keeps the first and last tick labels inside the chart instead of
+    // cutting them at its edge.
+    timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true },
   };
 }
 

@@ -9,7 +9,7 @@ export const en = {
   nav: {
     label: 'Main menu',
     home: 'Home',
-    favorites: 'Favorites',
+    favorites: 'Favourites',
     settings: 'Settings',
   },
   header: {

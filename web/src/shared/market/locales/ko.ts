@@ -13,6 +13,7 @@ export const marketKo = {
     closed: '장이 마감되어 마지막 거래일의 시세를 보여 줍니다.',
   },
   simulated: '시뮬레이션 데이터',
+  simulatedShort: '시뮬레이션',
   simulatedHint: '실제 시세가 아닌 시뮬레이터가 만든 가격입니다.',
   exchange: {
     KRX: 'KRX',

@@ -6,10 +6,12 @@ export interface QuoteBadgesProps {
   quote: Pick<Quote, 'state' | 'simulated'>;
   /** `false` leaves "simulated" to a badge of the whole section. */
   showSimulated?: boolean;
+  /** The short label ("Simulated"), for a section heading that shares a line. */
+  compact?: boolean;
 }
 
 /** "Simulated data" and, unless live, the quote's state (delayed, not updating, closed). */
-export function QuoteBadges({ quote, showSimulated = true }: QuoteBadgesProps) {
+export function QuoteBadges({ quote, showSimulated = true, compact = false }: QuoteBadgesProps) {
   const { t } = useTranslation('market');
   const { state } = quote;
   const simulated = showSimulated && quote.simulated;
@@ -18,7 +20,7 @@ export function QuoteBadges({ quote, showSimulated = true }: QuoteBadgesProps) {
     <span className="market-badges" data-testid="quote-badges">
       {simulated && (
         <span className="market-badge market-badge--simulated" title={t('simulatedHint')}>
-          {t('simulated')}
+          {t(compact ? 'simulatedShort' : 'simulated')}
         </span>
       )}
       {state !== 'live' && (
