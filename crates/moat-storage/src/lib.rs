@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod market;
+pub mod portfolio;
 mod postgres;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -18,6 +19,11 @@ pub use accounts::{
     Ticket, TicketKind, User,
 };
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
+pub use portfolio::{
+    NewPortfolio, NewTransaction, OrderableCash, PortfolioRow, PortfolioStorage, PortfolioUpdate,
+    TransactionRow, MAX_PORTFOLIOS, MAX_PORTFOLIO_NAME_CHARS, MAX_TRANSACTIONS_PER_PORTFOLIO,
+    TRANSACTION_KINDS,
+};
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
 
@@ -61,6 +67,9 @@ pub enum StorageError {
     /// A unique value is taken; names the field (`email`, `nickname`, `identity`).
     #[error("{0} is taken")]
     Conflict(&'static str),
+    /// A cap is reached (names what: `portfolios`, `transactions`); nothing changed.
+    #[error("too many {0}")]
+    LimitReached(&'static str),
     #[error("database error")]
     Database(#[from] sqlx::Error),
     #[error("migration failed")]
@@ -104,9 +113,11 @@ impl Default for ConnectOptions {
 
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
 /// operations are a sub-trait (accounts: [`AccountStorage`], market data:
-/// [`MarketStorage`]).
+/// [`MarketStorage`], portfolios: [`PortfolioStorage`]).
 #[async_trait]
-pub trait Storage: AccountStorage + MarketStorage + Send + Sync + 'static {
+pub trait Storage:
+    AccountStorage + MarketStorage + PortfolioStorage + Send + Sync + 'static
+{
     fn backend(&self) -> Backend;
 
     /// Applies every pending migration.

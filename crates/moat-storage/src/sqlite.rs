@@ -51,6 +51,7 @@ impl SqliteStorage {
 }
 
 crate::accounts::impl_account_storage!(SqliteStorage);
+crate::portfolio::impl_portfolio_storage!(SqliteStorage, sqlx::Sqlite);
 crate::market::impl_market_storage!(
     SqliteStorage,
     sqlx::Sqlite,
