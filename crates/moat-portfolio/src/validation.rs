@@ -105,6 +105,8 @@ pub enum IssueCode {
     InvalidType,
     InvalidNumber,
     InvalidInstrument,
+    /// Well formed, but not an instrument the catalogue knows (the server checks).
+    UnknownInstrument,
     InvalidRatio,
 }
 
@@ -134,6 +136,7 @@ impl IssueCode {
             IssueCode::InvalidType => "invalid_type",
             IssueCode::InvalidNumber => "invalid_number",
             IssueCode::InvalidInstrument => "invalid_instrument",
+            IssueCode::UnknownInstrument => "unknown_instrument",
             IssueCode::InvalidRatio => "invalid_ratio",
         }
     }

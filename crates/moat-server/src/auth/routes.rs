@@ -140,6 +140,14 @@ pub struct MeExport {
     pub sessions: Vec<ExportedSession>,
     /// Favourite instrument ids, in the member's order.
     pub favorites: Vec<String>,
+    /// Portfolios, in the member's order, each with every transaction.
+    pub portfolios: Vec<ExportedPortfolio>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ExportedPortfolio {
+    pub portfolio: crate::portfolio::routes::PortfolioDto,
+    pub transactions: Vec<crate::portfolio::routes::TransactionDto>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -493,7 +501,16 @@ pub async fn export_me(
     let identities = state.storage.identities_of(user.id).await?;
     let sessions = state.storage.sessions_of(user.id).await?;
     let favorites = state.storage.favorites(user.id).await?;
+    let mut portfolios = Vec::new();
+    for p in state.storage.list_portfolios(user.id).await? {
+        let transactions = state.storage.transactions(user.id, p.id).await?;
+        portfolios.push(ExportedPortfolio {
+            portfolio: (&p).into(),
+            transactions: transactions.iter().map(Into::into).collect(),
+        });
+    }
     let export = MeExport {
+        portfolios,
         favorites: favorites.iter().map(ToString::to_string).collect(),
         exported_at: rfc3339(Utc::now()),
         account: me_of(&state, user).await?,

@@ -195,6 +195,16 @@ impl From<moat_storage::StorageError> for ApiError {
         match e {
             moat_storage::StorageError::NotFound => Self::not_found("Not found."),
             moat_storage::StorageError::Conflict(field) => Self::taken(field),
+            moat_storage::StorageError::Invalid(what) => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_input",
+                format!("Not valid: {what}."),
+            ),
+            moat_storage::StorageError::LimitReached(what) => Self::new(
+                StatusCode::CONFLICT,
+                "limit_reached",
+                format!("You have as many {what} as Moat keeps; delete some first."),
+            ),
             other => Self::internal(other),
         }
     }

@@ -29,7 +29,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{auth, market, AppState};
+use crate::{auth, market, portfolio, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -85,6 +85,30 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::oidc::start))
         .routes(routes!(auth::oidc::callback, auth::oidc::callback_form))
         .routes(routes!(auth::routes::oidc_signup))
+        .routes(routes!(
+            portfolio::routes::list_portfolios,
+            portfolio::routes::create_portfolio
+        ))
+        .routes(routes!(
+            portfolio::routes::get_portfolio,
+            portfolio::routes::patch_portfolio,
+            portfolio::routes::delete_portfolio
+        ))
+        .routes(routes!(portfolio::routes::reorder_portfolios))
+        .routes(routes!(
+            portfolio::routes::list_transactions,
+            portfolio::routes::add_transaction
+        ))
+        .routes(routes!(
+            portfolio::routes::update_transaction,
+            portfolio::routes::delete_transaction
+        ))
+        .routes(routes!(portfolio::routes::get_valuation))
+        .routes(routes!(portfolio::routes::get_performance))
+        .routes(routes!(portfolio::routes::get_allocation))
+        .routes(routes!(portfolio::routes::import_preview))
+        .routes(routes!(portfolio::routes::import_apply))
+        .routes(routes!(portfolio::routes::export_csv))
         .routes(routes!(market::routes::search))
         .routes(routes!(market::routes::get_instrument))
         .routes(routes!(market::routes::get_quote))

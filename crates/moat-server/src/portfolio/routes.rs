@@ -1,0 +1,1191 @@
+//! The portfolio API (docs/portfolio.md). Every handler takes the [`Member`] and passes
+//! their id to storage, which scopes each query to that member: another member's
+//! portfolio is a 404 exactly like a missing one.
+
+use std::collections::{BTreeMap, HashMap};
+
+use axum::{
+    extract::{Path, Query, State},
+    http::{header, StatusCode},
+    response::{IntoResponse, Response},
+};
+use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use moat_market::InstrumentId;
+use moat_portfolio::{
+    allocation::InstrumentMeta, combine, csv_file, money::round_money, validate, value_portfolio,
+    AllocationBy, CostMethod, CurrencyMode, Field, Issue, PortfolioSettings, Transaction, TxKind,
+    Valuation,
+};
+use moat_storage::{
+    NewPortfolio, NewTransaction, OrderableCash, PortfolioRow, PortfolioUpdate, TransactionRow,
+    MAX_PORTFOLIO_NAME_CHARS,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{
+    catalogue, fx_history, instruments_of, parse_mode, price_history, settings_of, snapshot,
+    to_domain_all,
+};
+use crate::{
+    auth::extract::Member,
+    http::{
+        error::{ApiError, ErrorBody},
+        json::ApiJson,
+    },
+    AppState,
+};
+
+/// Largest CSV file an import accepts.
+pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+/// The path segment that names the meta portfolio (all of a member's portfolios).
+pub const META: &str = "meta";
+
+fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+fn parse_portfolio_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| ApiError::invalid_parameter("id", "A portfolio id (a positive number)."))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("There is no such portfolio.")
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
+pub struct OrderableCashDto {
+    /// Decimal string.
+    pub amount: String,
+    pub currency: String,
+    pub updated_at: Option<String>,
+}
+
+/// A portfolio's settings.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
+pub struct PortfolioDto {
+    pub id: i64,
+    pub name: String,
+    /// `KRW` or `USD`.
+    pub base_currency: String,
+    /// `moving_average` or `fifo`.
+    pub cost_method: String,
+    pub broker: Option<String>,
+    pub position: i64,
+    pub orderable_cash: Option<OrderableCashDto>,
+    pub created_at: String,
+}
+
+impl From<&PortfolioRow> for PortfolioDto {
+    fn from(p: &PortfolioRow) -> Self {
+        Self {
+            id: p.id,
+            name: p.name.clone(),
+            base_currency: p.base_currency.clone(),
+            cost_method: p.cost_method.clone(),
+            broker: p.broker.clone(),
+            position: p.position,
+            orderable_cash: p.orderable_cash.as_ref().map(|c| OrderableCashDto {
+                amount: c.amount.to_string(),
+                currency: c.currency.clone(),
+                updated_at: Some(rfc3339(c.updated_at)),
+            }),
+            created_at: rfc3339(p.created_at),
+        }
+    }
+}
+
+/// A split's ratio: `denominator` old shares become `numerator` new ones.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, Copy)]
+pub struct SplitDto {
+    pub numerator: u32,
+    pub denominator: u32,
+}
+
+/// A transaction; amounts are decimal strings.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
+pub struct TransactionDto {
+    pub id: i64,
+    /// `buy`, `sell`, `dividend`, `deposit`, `withdrawal`, `fee`, `tax` or `split`.
+    pub kind: String,
+    pub trade_date: String,
+    pub instrument_id: Option<String>,
+    pub quantity: String,
+    pub price: String,
+    pub fee: String,
+    pub tax: String,
+    pub currency: String,
+    pub fx_rate: Option<String>,
+    pub split: Option<SplitDto>,
+    pub note: String,
+}
+
+impl From<&TransactionRow> for TransactionDto {
+    fn from(t: &TransactionRow) -> Self {
+        Self {
+            id: t.id,
+            kind: t.kind.clone(),
+            trade_date: t.trade_date.to_string(),
+            instrument_id: t.instrument_id.as_ref().map(ToString::to_string),
+            quantity: t.quantity.normalize().to_string(),
+            price: t.price.normalize().to_string(),
+            fee: t.fee.normalize().to_string(),
+            tax: t.tax.normalize().to_string(),
+            currency: t.currency.clone(),
+            fx_rate: t.fx_rate.map(|r| r.normalize().to_string()),
+            split: match (t.split_numerator, t.split_denominator) {
+                (Some(numerator), Some(denominator)) => Some(SplitDto {
+                    numerator,
+                    denominator,
+                }),
+                _ => None,
+            },
+            note: t.note.clone(),
+        }
+    }
+}
+
+/// A transaction to record (or to replace one with).
+#[derive(Deserialize, ToSchema, Debug, Clone)]
+pub struct TransactionInput {
+    pub kind: String,
+    /// `YYYY-MM-DD`.
+    pub trade_date: String,
+    pub instrument_id: Option<String>,
+    #[serde(default)]
+    pub quantity: Option<String>,
+    #[serde(default)]
+    pub price: Option<String>,
+    #[serde(default)]
+    pub fee: Option<String>,
+    #[serde(default)]
+    pub tax: Option<String>,
+    pub currency: String,
+    #[serde(default)]
+    pub fx_rate: Option<String>,
+    #[serde(default)]
+    pub split: Option<SplitDto>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// Longest note on a transaction, in characters.
+pub const MAX_NOTE_CHARS: usize = 500;
+
+fn decimal_field(errors: &mut BTreeMap<String, String>, field: &str, raw: Option<&str>) -> Decimal {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Decimal::ZERO,
+        Some(s) => s.parse::<Decimal>().unwrap_or_else(|_| {
+            errors.insert(field.to_owned(), "A decimal number such as 12.5.".into());
+            Decimal::ZERO
+        }),
+    }
+}
+
+impl TransactionInput {
+    /// The storage form, or 422 naming each malformed field. Rules that need the
+    /// portfolio (currency, FX, holdings) are the domain's [`validate`].
+    fn parse(&self) -> Result<NewTransaction, ApiError> {
+        let mut errors = BTreeMap::new();
+        if TxKind::parse(&self.kind).is_none() {
+            errors.insert(
+                "kind".into(),
+                "One of buy, sell, dividend, deposit, withdrawal, fee, tax, split.".into(),
+            );
+        }
+        let trade_date = NaiveDate::parse_from_str(self.trade_date.trim(), "%Y-%m-%d")
+            .unwrap_or_else(|_| {
+                errors.insert("trade_date".into(), "A date as YYYY-MM-DD.".into());
+                NaiveDate::MIN
+            });
+        let instrument_id = match self.instrument_id.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(raw) => match raw.parse::<InstrumentId>() {
+                Ok(id) => Some(id),
+                Err(e) => {
+                    errors.insert("instrument_id".into(), e.to_string());
+                    None
+                }
+            },
+        };
+        let quantity = decimal_field(&mut errors, "quantity", self.quantity.as_deref());
+        let price = decimal_field(&mut errors, "price", self.price.as_deref());
+        let fee = decimal_field(&mut errors, "fee", self.fee.as_deref());
+        let tax = decimal_field(&mut errors, "tax", self.tax.as_deref());
+        let fx_rate = match self.fx_rate.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(raw) => Some(decimal_field(&mut errors, "fx_rate", Some(raw))),
+        };
+        let note = self.note.clone().unwrap_or_default();
+        if note.chars().count() > MAX_NOTE_CHARS {
+            errors.insert(
+                "note".into(),
+                format!("At most {MAX_NOTE_CHARS} characters."),
+            );
+        }
+        if !errors.is_empty() {
+            return Err(ApiError::invalid_fields(errors));
+        }
+        Ok(NewTransaction {
+            kind: self.kind.clone(),
+            trade_date,
+            instrument_id,
+            quantity,
+            price,
+            fee,
+            tax,
+            currency: self.currency.trim().to_ascii_uppercase(),
+            fx_rate,
+            split_numerator: self.split.map(|s| s.numerator),
+            split_denominator: self.split.map(|s| s.denominator),
+            note,
+            import_fingerprint: None,
+        })
+    }
+}
+
+/// The API field an issue names (the domain names CSV columns).
+fn api_field(field: Option<Field>) -> &'static str {
+    match field {
+        Some(Field::Date) => "trade_date",
+        Some(Field::Type) => "kind",
+        Some(Field::Instrument) => "instrument_id",
+        Some(Field::Quantity) => "quantity",
+        Some(Field::Price) => "price",
+        Some(Field::Fee) => "fee",
+        Some(Field::Tax) => "tax",
+        Some(Field::Currency) => "currency",
+        Some(Field::FxRate) => "fx_rate",
+        Some(Field::Ratio) => "split",
+        Some(Field::Note) => "note",
+        None => "transaction",
+    }
+}
+
+fn invalid_transaction(issues: &[Issue]) -> ApiError {
+    let fields = issues
+        .iter()
+        .map(|i| (api_field(i.field).to_owned(), i.message.clone()))
+        .collect();
+    ApiError::invalid_fields(fields)
+}
+
+fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
+    Transaction {
+        id,
+        kind: TxKind::parse(&t.kind).unwrap_or(TxKind::Deposit),
+        trade_date: t.trade_date,
+        instrument: t.instrument_id.clone(),
+        quantity: t.quantity,
+        price: t.price,
+        fee: t.fee,
+        tax: t.tax,
+        currency: t.currency.clone(),
+        fx_rate: t.fx_rate,
+        split: match (t.split_numerator, t.split_denominator) {
+            (Some(numerator), Some(denominator)) => Some(moat_portfolio::SplitRatio {
+                numerator,
+                denominator,
+            }),
+            _ => None,
+        },
+        note: t.note.clone(),
+    }
+}
+
+/// Checks the portfolio's transactions as they would be after a change: every rule of
+/// the domain (a sell of more than is held at its date, also one that an edit or a
+/// delete of an earlier buy would cause). Only issues of the changed transaction, or of
+/// later ones it breaks, are reported.
+fn check_all(settings: &PortfolioSettings, all: &[Transaction]) -> Result<(), ApiError> {
+    let report = validate(settings, all);
+    if report.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(invalid_transaction(&report.errors))
+    }
+}
+
+async fn owned(state: &AppState, user_id: i64, id: i64) -> Result<PortfolioRow, ApiError> {
+    state
+        .storage
+        .portfolio(user_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+// ---- portfolios ------------------------------------------------------------------
+
+#[derive(Deserialize, IntoParams)]
+pub struct CurrencyParams {
+    /// `original` (each portfolio in its base currency), `KRW` or `USD`.
+    pub currency: Option<String>,
+}
+
+/// One portfolio with its totals.
+#[derive(Serialize, ToSchema)]
+pub struct PortfolioWithTotals {
+    pub portfolio: PortfolioDto,
+    /// `moat_portfolio::valuation::Totals`, amounts rounded to the currency's minor unit.
+    #[schema(value_type = Object)]
+    pub totals: serde_json::Value,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PortfolioList {
+    pub portfolios: Vec<PortfolioWithTotals>,
+    /// Every portfolio combined (KRW unless `currency=USD`); null without portfolios.
+    #[schema(value_type = Object)]
+    pub meta: Option<serde_json::Value>,
+}
+
+/// The member's portfolios in their order, each with its totals, and the meta
+/// portfolio's totals.
+#[utoipa::path(get, path = "/api/portfolios", tag = "portfolio", security(("bearer" = [])), params(CurrencyParams), responses(
+    (status = 200, body = PortfolioList),
+    (status = 400, body = ErrorBody),
+    (status = 401, body = ErrorBody),
+))]
+pub async fn list_portfolios(
+    State(state): State<AppState>,
+    member: Member,
+    Query(params): Query<CurrencyParams>,
+) -> Result<ApiJson<PortfolioList>, ApiError> {
+    let mode = parse_mode(params.currency.as_deref())?;
+    let user_id = member.user.id;
+    let rows = state.storage.list_portfolios(user_id).await?;
+    let all = to_domain_all(&state.storage.transactions_of_member(user_id).await?)?;
+    let snap = snapshot(&state, &instruments_of(&all)).await;
+    let first = all.iter().map(|t| t.trade_date).min();
+    let fx = match first {
+        Some(d) => fx_history(&state, d).await?,
+        None => Default::default(),
+    };
+    let meta_mode = if mode == CurrencyMode::Original {
+        CurrencyMode::Krw
+    } else {
+        mode
+    };
+    let mut portfolios = Vec::new();
+    let mut parts = Vec::new();
+    for row in &rows {
+        let settings = settings_of(row);
+        let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
+        let shown = value_portfolio(&settings, &txs, mode, &snap, &fx).map_err(domain_error)?;
+        parts.push(value_portfolio(&settings, &txs, meta_mode, &snap, &fx).map_err(domain_error)?);
+        portfolios.push(PortfolioWithTotals {
+            portfolio: row.into(),
+            totals: serde_json::to_value(shown.rounded().totals).map_err(ApiError::internal)?,
+        });
+    }
+    let meta = if parts.is_empty() {
+        None
+    } else {
+        let combined = combine(&parts).map_err(domain_error)?;
+        Some(serde_json::to_value(combined.rounded().totals).map_err(ApiError::internal)?)
+    };
+    Ok(ApiJson(PortfolioList { portfolios, meta }))
+}
+
+fn domain_error(e: moat_portfolio::PortfolioError) -> ApiError {
+    match e {
+        moat_portfolio::PortfolioError::Invalid(issues) => invalid_transaction(&issues),
+        moat_portfolio::PortfolioError::FxUnavailable { from, to } => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "fx_unavailable",
+            format!("There is no {from}/{to} rate yet to convert with; try again shortly."),
+        ),
+        other => ApiError::bad_request("invalid_currency_mode", other.to_string()),
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewPortfolioRequest {
+    pub name: String,
+    /// `KRW` or `USD`.
+    pub base_currency: String,
+    /// `moving_average` (default) or `fifo`.
+    pub cost_method: Option<String>,
+    pub broker: Option<String>,
+}
+
+fn check_name(errors: &mut BTreeMap<String, String>, name: &str) -> String {
+    let name = name.trim().to_owned();
+    let n = name.chars().count();
+    if n == 0 || n > MAX_PORTFOLIO_NAME_CHARS {
+        errors.insert(
+            "name".into(),
+            format!("1 to {MAX_PORTFOLIO_NAME_CHARS} characters."),
+        );
+    }
+    name
+}
+
+fn check_cost_method(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+    raw.map(|m| match CostMethod::parse(m) {
+        Some(m) => m.as_str().to_owned(),
+        None => {
+            errors.insert("cost_method".into(), "moving_average or fifo.".into());
+            String::new()
+        }
+    })
+}
+
+fn check_broker(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+    let broker = raw.map(str::trim).filter(|b| !b.is_empty())?;
+    if broker.chars().count() > MAX_PORTFOLIO_NAME_CHARS {
+        errors.insert(
+            "broker".into(),
+            format!("At most {MAX_PORTFOLIO_NAME_CHARS} characters."),
+        );
+    }
+    Some(broker.to_owned())
+}
+
+/// Creates a portfolio after the member's others.
+#[utoipa::path(post, path = "/api/portfolios", tag = "portfolio", security(("bearer" = [])), request_body = NewPortfolioRequest, responses(
+    (status = 201, body = PortfolioDto),
+    (status = 409, description = "`limit_reached`: 20 portfolios already", body = ErrorBody),
+    (status = 422, body = ErrorBody),
+))]
+pub async fn create_portfolio(
+    State(state): State<AppState>,
+    member: Member,
+    ApiJson(body): ApiJson<NewPortfolioRequest>,
+) -> Result<(StatusCode, ApiJson<PortfolioDto>), ApiError> {
+    let mut errors = BTreeMap::new();
+    let name = check_name(&mut errors, &body.name);
+    let base_currency = body.base_currency.trim().to_ascii_uppercase();
+    if base_currency != "KRW" && base_currency != "USD" {
+        errors.insert("base_currency".into(), "KRW or USD.".into());
+    }
+    let cost_method = check_cost_method(&mut errors, body.cost_method.as_deref())
+        .unwrap_or_else(|| CostMethod::MovingAverage.as_str().to_owned());
+    let broker = check_broker(&mut errors, body.broker.as_deref());
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(errors));
+    }
+    let row = state
+        .storage
+        .create_portfolio(
+            member.user.id,
+            &NewPortfolio {
+                name,
+                base_currency,
+                cost_method,
+                broker,
+            },
+        )
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson((&row).into())))
+}
+
+/// One portfolio's settings.
+#[utoipa::path(get, path = "/api/portfolios/{id}", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = PortfolioDto),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn get_portfolio(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+) -> Result<ApiJson<PortfolioDto>, ApiError> {
+    let row = owned(&state, member.user.id, parse_portfolio_id(&raw)?).await?;
+    Ok(ApiJson((&row).into()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PortfolioPatch {
+    pub name: Option<String>,
+    pub cost_method: Option<String>,
+    /// Empty or null clears it.
+    #[serde(default, with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    pub broker: Option<Option<String>>,
+    /// `{amount, currency}` sets the orderable cash; null clears it.
+    #[serde(default, with = "double_option")]
+    #[schema(value_type = Option<OrderableCashDto>)]
+    pub orderable_cash: Option<Option<OrderableCashDto>>,
+}
+
+/// `Some(None)` for an explicit null, `None` for an absent field.
+mod double_option {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
+/// Changes a portfolio's name, cost method, broker or orderable cash.
+#[utoipa::path(patch, path = "/api/portfolios/{id}", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body = PortfolioPatch, responses(
+    (status = 200, body = PortfolioDto),
+    (status = 404, body = ErrorBody),
+    (status = 422, body = ErrorBody),
+))]
+pub async fn patch_portfolio(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    ApiJson(body): ApiJson<PortfolioPatch>,
+) -> Result<ApiJson<PortfolioDto>, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let user_id = member.user.id;
+    let mut errors = BTreeMap::new();
+    let name = body.name.as_deref().map(|n| check_name(&mut errors, n));
+    let cost_method = check_cost_method(&mut errors, body.cost_method.as_deref());
+    let broker = body
+        .broker
+        .as_ref()
+        .map(|b| check_broker(&mut errors, b.as_deref()));
+    let cash = match &body.orderable_cash {
+        None => None,
+        Some(None) => Some(None),
+        Some(Some(c)) => {
+            let amount = c
+                .amount
+                .trim()
+                .parse::<Decimal>()
+                .ok()
+                .filter(|a| *a >= Decimal::ZERO);
+            let currency = c.currency.trim().to_ascii_uppercase();
+            if amount.is_none() {
+                errors.insert(
+                    "orderable_cash".into(),
+                    "A decimal amount of 0 or more.".into(),
+                );
+            }
+            if currency != "KRW" && currency != "USD" {
+                errors.insert(
+                    "orderable_cash".into(),
+                    "The currency is KRW or USD.".into(),
+                );
+            }
+            amount.map(|amount| {
+                Some(OrderableCash {
+                    amount,
+                    currency,
+                    updated_at: Utc::now(),
+                })
+            })
+        }
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(errors));
+    }
+    let mut row = owned(&state, user_id, id).await?;
+    let update = PortfolioUpdate {
+        name,
+        base_currency: None,
+        cost_method,
+        broker,
+    };
+    if update != PortfolioUpdate::default() {
+        row = state
+            .storage
+            .update_portfolio(user_id, id, &update)
+            .await?
+            .ok_or_else(not_found)?;
+    }
+    if let Some(cash) = cash {
+        row = state
+            .storage
+            .set_orderable_cash(user_id, id, cash.as_ref())
+            .await?
+            .ok_or_else(not_found)?;
+    }
+    Ok(ApiJson((&row).into()))
+}
+
+/// Deletes a portfolio and its transactions.
+#[utoipa::path(delete, path = "/api/portfolios/{id}", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 204),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn delete_portfolio(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    if state.storage.delete_portfolio(member.user.id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(not_found())
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PortfolioOrder {
+    /// Every one of the member's portfolio ids, once, in the new order.
+    pub ids: Vec<i64>,
+}
+
+/// Puts the member's portfolios in a new order.
+#[utoipa::path(put, path = "/api/portfolios/order", tag = "portfolio", security(("bearer" = [])), request_body = PortfolioOrder, responses(
+    (status = 204),
+    (status = 422, description = "not exactly the member's portfolios", body = ErrorBody),
+))]
+pub async fn reorder_portfolios(
+    State(state): State<AppState>,
+    member: Member,
+    ApiJson(body): ApiJson<PortfolioOrder>,
+) -> Result<StatusCode, ApiError> {
+    match state
+        .storage
+        .reorder_portfolios(member.user.id, &body.ids)
+        .await
+    {
+        Ok(()) => Ok(StatusCode::NO_CONTENT),
+        Err(moat_storage::StorageError::Invalid(_)) => Err(ApiError::invalid_field(
+            "ids",
+            "Name each of your portfolios exactly once.",
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+// ---- transactions ----------------------------------------------------------------
+
+/// The portfolio's transactions by trade date.
+#[utoipa::path(get, path = "/api/portfolios/{id}/transactions", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, body = [TransactionDto]),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn list_transactions(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+) -> Result<ApiJson<Vec<TransactionDto>>, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let rows = state.storage.transactions(member.user.id, id).await?;
+    Ok(ApiJson(rows.iter().map(Into::into).collect()))
+}
+
+/// Records a transaction, after checking it against the portfolio's others.
+#[utoipa::path(post, path = "/api/portfolios/{id}/transactions", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body = TransactionInput, responses(
+    (status = 201, body = TransactionDto),
+    (status = 404, body = ErrorBody),
+    (status = 422, description = "`invalid_input` naming each field (a sell of more than is held names `quantity`)", body = ErrorBody),
+))]
+pub async fn add_transaction(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    ApiJson(body): ApiJson<TransactionInput>,
+) -> Result<(StatusCode, ApiJson<TransactionDto>), ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let user_id = member.user.id;
+    let new = body.parse()?;
+    let portfolio = owned(&state, user_id, id).await?;
+    check_instrument(&state, new.instrument_id.as_ref())?;
+    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let next_id = all.iter().map(|t| t.id).max().unwrap_or(0) + 1;
+    all.push(new_to_domain(next_id, &new));
+    check_all(&settings_of(&portfolio), &all)?;
+    let row = state
+        .storage
+        .add_transaction(user_id, id, &new)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok((StatusCode::CREATED, ApiJson((&row).into())))
+}
+
+fn check_instrument(state: &AppState, id: Option<&InstrumentId>) -> Result<(), ApiError> {
+    match id {
+        Some(id) if state.market.instrument(id).is_none() => Err(ApiError::invalid_field(
+            "instrument_id",
+            format!("There is no instrument {id}."),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn parse_tx_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| ApiError::invalid_parameter("tx", "A transaction id (a positive number)."))
+}
+
+/// Replaces a transaction; everything after it is recomputed.
+#[utoipa::path(put, path = "/api/portfolios/{id}/transactions/{tx}", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path), ("tx" = i64, Path)), request_body = TransactionInput, responses(
+    (status = 200, body = TransactionDto),
+    (status = 404, body = ErrorBody),
+    (status = 422, body = ErrorBody),
+))]
+pub async fn update_transaction(
+    State(state): State<AppState>,
+    member: Member,
+    Path((raw, raw_tx)): Path<(String, String)>,
+    ApiJson(body): ApiJson<TransactionInput>,
+) -> Result<ApiJson<TransactionDto>, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let tx_id = parse_tx_id(&raw_tx)?;
+    let user_id = member.user.id;
+    let new = body.parse()?;
+    let portfolio = owned(&state, user_id, id).await?;
+    check_instrument(&state, new.instrument_id.as_ref())?;
+    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let Some(slot) = all.iter_mut().find(|t| t.id == tx_id) else {
+        return Err(ApiError::not_found("There is no such transaction."));
+    };
+    *slot = new_to_domain(tx_id, &new);
+    check_all(&settings_of(&portfolio), &all)?;
+    let row = state
+        .storage
+        .update_transaction(user_id, id, tx_id, &new)
+        .await?
+        .ok_or_else(|| ApiError::not_found("There is no such transaction."))?;
+    Ok(ApiJson((&row).into()))
+}
+
+/// Deletes a transaction, unless that would leave a later sell without the shares.
+#[utoipa::path(delete, path = "/api/portfolios/{id}/transactions/{tx}", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path), ("tx" = i64, Path)), responses(
+    (status = 204),
+    (status = 404, body = ErrorBody),
+    (status = 422, description = "a later sell would sell more than is held", body = ErrorBody),
+))]
+pub async fn delete_transaction(
+    State(state): State<AppState>,
+    member: Member,
+    Path((raw, raw_tx)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let tx_id = parse_tx_id(&raw_tx)?;
+    let user_id = member.user.id;
+    let portfolio = owned(&state, user_id, id).await?;
+    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let before = all.len();
+    all.retain(|t| t.id != tx_id);
+    if all.len() == before {
+        return Err(ApiError::not_found("There is no such transaction."));
+    }
+    check_all(&settings_of(&portfolio), &all)?;
+    if state.storage.delete_transaction(user_id, id, tx_id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found("There is no such transaction."))
+    }
+}
+
+// ---- valuation, performance, allocation ------------------------------------------
+
+/// The settings and transactions behind `raw` (a portfolio id or `meta`).
+async fn scope(
+    state: &AppState,
+    user_id: i64,
+    raw: &str,
+) -> Result<Vec<(PortfolioSettings, Vec<Transaction>)>, ApiError> {
+    if raw == META {
+        let mut out = Vec::new();
+        for row in state.storage.list_portfolios(user_id).await? {
+            let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
+            out.push((settings_of(&row), txs));
+        }
+        Ok(out)
+    } else {
+        let row = owned(state, user_id, parse_portfolio_id(raw)?).await?;
+        let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
+        Ok(vec![(settings_of(&row), txs)])
+    }
+}
+
+async fn valuation_of(
+    state: &AppState,
+    parts: &[(PortfolioSettings, Vec<Transaction>)],
+    mode: CurrencyMode,
+    meta: bool,
+) -> Result<Valuation, ApiError> {
+    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.clone()).collect();
+    let snap = snapshot(state, &instruments_of(&every)).await;
+    let fx = match every.iter().map(|t| t.trade_date).min() {
+        Some(d) => fx_history(state, d).await?,
+        None => Default::default(),
+    };
+    // The meta portfolio is in one currency: KRW unless USD is asked for.
+    let mode = if meta && mode == CurrencyMode::Original {
+        CurrencyMode::Krw
+    } else {
+        mode
+    };
+    let mut values = Vec::new();
+    for (settings, txs) in parts {
+        values.push(value_portfolio(settings, txs, mode, &snap, &fx).map_err(domain_error)?);
+    }
+    if meta {
+        if values.is_empty() {
+            let settings = PortfolioSettings {
+                base_currency: mode.totals_currency("KRW"),
+                ..Default::default()
+            };
+            return value_portfolio(&settings, &[], mode, &snap, &fx).map_err(domain_error);
+        }
+        combine(&values).map_err(domain_error)
+    } else {
+        Ok(values.remove(0))
+    }
+}
+
+/// A portfolio (or `meta`: all of them) valued now: holdings, cash and totals.
+#[utoipa::path(get, path = "/api/portfolios/{id}/valuation", tag = "portfolio", security(("bearer" = [])), params(("id" = String, Path, description = "a portfolio id or `meta`"), CurrencyParams), responses(
+    (status = 200, description = "`moat_portfolio::Valuation` (rounded), each holding with `name_ko`, `name_en`, `ticker`, `kind`, `sector`; plus `as_of`", body = Object),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn get_valuation(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    Query(params): Query<CurrencyParams>,
+) -> Result<ApiJson<serde_json::Value>, ApiError> {
+    let mode = parse_mode(params.currency.as_deref())?;
+    let parts = scope(&state, member.user.id, &raw).await?;
+    let valuation = valuation_of(&state, &parts, mode, raw == META).await?;
+    let mut value = serde_json::to_value(valuation.rounded()).map_err(ApiError::internal)?;
+    // Names for the holdings.
+    if let Some(holdings) = value.get_mut("holdings").and_then(|h| h.as_array_mut()) {
+        for h in holdings {
+            let Some(inst) = h
+                .get("instrument")
+                .and_then(|i| i.as_str())
+                .and_then(|i| i.parse::<InstrumentId>().ok())
+                .and_then(|id| state.market.instrument(&id))
+            else {
+                continue;
+            };
+            h["name_ko"] = inst.name_ko.clone().into();
+            h["name_en"] = inst.name_en.clone().into();
+            h["ticker"] = inst.ticker().into();
+            h["kind"] = inst.kind.as_str().into();
+            h["sector"] = inst.sector.clone().into();
+        }
+    }
+    value["as_of"] = rfc3339(Utc::now()).into();
+    Ok(ApiJson(value))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PerformanceParams {
+    /// `original`, `KRW` or `USD`.
+    pub currency: Option<String>,
+    /// `INDEX:KOSPI` (default for KRW) or `INDEX:SPX`.
+    pub benchmark: Option<String>,
+}
+
+/// Daily values with a benchmark, and returns over 1M, 3M, YTD, 1Y and since
+/// inception (time-weighted, money-weighted, simple) with why they differ.
+#[utoipa::path(get, path = "/api/portfolios/{id}/performance", tag = "portfolio", security(("bearer" = [])), params(("id" = String, Path, description = "a portfolio id or `meta`"), PerformanceParams), responses(
+    (status = 200, description = "`{currency, points: [{date, value, flow, benchmark}], periods: [PeriodReturn]}`", body = Object),
+    (status = 400, body = ErrorBody),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn get_performance(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    Query(params): Query<PerformanceParams>,
+) -> Result<ApiJson<serde_json::Value>, ApiError> {
+    let mode = parse_mode(params.currency.as_deref())?;
+    let parts = scope(&state, member.user.id, &raw).await?;
+    let meta = raw == META;
+    let currency = match (mode, parts.first()) {
+        (CurrencyMode::Original, Some((s, _))) if !meta => s.base_currency.clone(),
+        (CurrencyMode::Usd, _) => "USD".to_owned(),
+        _ => "KRW".to_owned(),
+    };
+    let benchmark_id: InstrumentId = params
+        .benchmark
+        .as_deref()
+        .unwrap_or(if currency == "USD" {
+            "INDEX:SPX"
+        } else {
+            "INDEX:KOSPI"
+        })
+        .parse()
+        .map_err(|_| ApiError::invalid_parameter("benchmark", "INDEX:KOSPI or INDEX:SPX."))?;
+    let benchmark = state
+        .market
+        .instrument(&benchmark_id)
+        .filter(|i| i.kind == moat_market::Kind::Index)
+        .ok_or_else(|| ApiError::invalid_parameter("benchmark", "An index such as INDEX:KOSPI."))?;
+    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.clone()).collect();
+    let Some(first) = every.iter().map(|t| t.trade_date).min() else {
+        return Ok(ApiJson(serde_json::json!({
+            "currency": currency, "points": [], "periods": []
+        })));
+    };
+    let today = Utc::now().date_naive();
+    let closes = price_history(&state, &instruments_of(&every), first).await?;
+    let fx = fx_history(&state, first).await?;
+    // The meta portfolio's series is the sum of its parts' series, day by day.
+    let mut series: BTreeMap<NaiveDate, (Decimal, Decimal)> = BTreeMap::new();
+    for (settings, txs) in &parts {
+        if txs.is_empty() {
+            continue;
+        }
+        let points = moat_portfolio::daily_values(settings, txs, &closes, &fx, &currency, today)
+            .map_err(domain_error)?;
+        for p in points {
+            let e = series.entry(p.date).or_default();
+            e.0 += p.value;
+            e.1 += p.flow;
+        }
+    }
+    let points: Vec<moat_portfolio::DailyPoint> = series
+        .into_iter()
+        .map(|(date, (value, flow))| moat_portfolio::DailyPoint { date, value, flow })
+        .collect();
+    let periods: Vec<_> = moat_portfolio::performance(&points, today);
+    // The benchmark, rebased to the portfolio's first value.
+    let bench = state
+        .market
+        .daily_candles(&benchmark, first, today)
+        .await
+        .map_err(ApiError::internal)?;
+    let bench: HashMap<NaiveDate, Decimal> = bench.into_iter().map(|c| (c.date, c.close)).collect();
+    let start_value = points
+        .iter()
+        .find(|p| !p.value.is_zero())
+        .map(|p| (p.date, p.value));
+    let base = start_value.and_then(|(d, v)| {
+        let mut day = d;
+        // The benchmark's close on or before the start.
+        for _ in 0..10 {
+            if let Some(c) = bench.get(&day) {
+                return Some((v, *c));
+            }
+            day = day.pred_opt()?;
+        }
+        None
+    });
+    let mut last_bench = None;
+    let out_points: Vec<serde_json::Value> = points
+        .iter()
+        .map(|p| {
+            if let Some(c) = bench.get(&p.date) {
+                last_bench = Some(*c);
+            }
+            let b = match (base, last_bench) {
+                (Some((v0, c0)), Some(c))
+                    if !c0.is_zero() && start_value.is_some_and(|(d, _)| p.date >= d) =>
+                {
+                    Some(round_money(v0 * c / c0, &currency).to_string())
+                }
+                _ => None,
+            };
+            serde_json::json!({
+                "date": p.date.to_string(),
+                "value": round_money(p.value, &currency).to_string(),
+                "flow": round_money(p.flow, &currency).to_string(),
+                "benchmark": b,
+            })
+        })
+        .collect();
+    Ok(ApiJson(serde_json::json!({
+        "currency": currency,
+        "benchmark": benchmark_id.to_string(),
+        "points": out_points,
+        "periods": periods,
+    })))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct AllocationParams {
+    /// `holding`, `sector`, `country`, `currency` or `asset_class`.
+    pub by: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// How the value splits by holding, sector, country, currency or asset class.
+#[utoipa::path(get, path = "/api/portfolios/{id}/allocation", tag = "portfolio", security(("bearer" = [])), params(("id" = String, Path, description = "a portfolio id or `meta`"), AllocationParams), responses(
+    (status = 200, description = "`[{key, value, weight_percent}]`, largest first", body = Object),
+    (status = 400, body = ErrorBody),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn get_allocation(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    Query(params): Query<AllocationParams>,
+) -> Result<ApiJson<serde_json::Value>, ApiError> {
+    let by: AllocationBy = serde_json::from_value(serde_json::Value::String(
+        params.by.clone().unwrap_or_else(|| "holding".into()),
+    ))
+    .map_err(|_| {
+        ApiError::invalid_parameter("by", "holding, sector, country, currency or asset_class.")
+    })?;
+    let mode = parse_mode(params.currency.as_deref())?;
+    let parts = scope(&state, member.user.id, &raw).await?;
+    let valuation = valuation_of(&state, &parts, mode, raw == META).await?;
+    let ids = valuation
+        .holdings
+        .iter()
+        .map(|h| h.instrument.clone())
+        .collect();
+    let meta: HashMap<InstrumentId, InstrumentMeta> = catalogue(&state, &ids)
+        .into_iter()
+        .map(|(id, i)| (id, InstrumentMeta::from(&*i)))
+        .collect();
+    let currency = valuation.totals.currency.clone();
+    let slices: Vec<serde_json::Value> = moat_portfolio::allocation(&valuation, by, &meta)
+        .into_iter()
+        .map(|s| {
+            serde_json::json!({
+                "key": s.key,
+                "value": round_money(s.value, &currency).to_string(),
+                "weight_percent": s.weight_percent.to_string(),
+            })
+        })
+        .collect();
+    Ok(ApiJson(serde_json::Value::Array(slices)))
+}
+
+// ---- import and export -----------------------------------------------------------
+
+fn check_size(body: &str) -> Result<(), ApiError> {
+    if body.len() > MAX_IMPORT_BYTES {
+        Err(ApiError::payload_too_large(MAX_IMPORT_BYTES))
+    } else {
+        Ok(())
+    }
+}
+
+async fn preview_of(
+    state: &AppState,
+    user_id: i64,
+    raw: &str,
+    body: &str,
+) -> Result<(i64, csv_file::ImportPreview), ApiError> {
+    check_size(body)?;
+    let id = parse_portfolio_id(raw)?;
+    let portfolio = owned(state, user_id, id).await?;
+    let existing = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let mut preview = csv_file::preview(body, &settings_of(&portfolio), &existing);
+    // Instruments the catalogue does not know are bad rows too.
+    for row in &preview.rows {
+        if let Some(inst) = &row.transaction.instrument {
+            if state.market.instrument(inst).is_none() {
+                preview.errors.push(csv_file::RowError {
+                    row: row.row,
+                    column: Some(Field::Instrument),
+                    code: moat_portfolio::IssueCode::UnknownInstrument,
+                    message: format!("There is no instrument {inst}."),
+                });
+            }
+        }
+    }
+    preview.errors.sort_by_key(|e| e.row);
+    Ok((id, preview))
+}
+
+/// What importing a CSV file would do: each row parsed, duplicates marked, every bad
+/// row named. Nothing is stored.
+#[utoipa::path(post, path = "/api/portfolios/{id}/import/preview", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body(content = String, content_type = "text/csv"), responses(
+    (status = 200, description = "`{rows: [{row, transaction, duplicate}], errors: [{row, column, code, message}], warnings, ignored_columns}`", body = Object),
+    (status = 404, body = ErrorBody),
+    (status = 413, body = ErrorBody),
+))]
+pub async fn import_preview(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    body: String,
+) -> Result<ApiJson<csv_file::ImportPreview>, ApiError> {
+    let (_, preview) = preview_of(&state, member.user.id, &raw, &body).await?;
+    Ok(ApiJson(preview))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ImportResult {
+    pub imported: u64,
+    pub skipped_duplicates: usize,
+}
+
+/// Imports a CSV file: every new row in one database transaction, or nothing when
+/// any row is bad (422 with the preview's errors).
+#[utoipa::path(post, path = "/api/portfolios/{id}/import", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body(content = String, content_type = "text/csv"), responses(
+    (status = 200, body = ImportResult),
+    (status = 404, body = ErrorBody),
+    (status = 422, description = "`invalid_import` with `errors`", body = Object),
+))]
+pub async fn import_apply(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+    body: String,
+) -> Result<Response, ApiError> {
+    let user_id = member.user.id;
+    let (id, preview) = preview_of(&state, user_id, &raw, &body).await?;
+    if !preview.errors.is_empty() {
+        let body = serde_json::json!({
+            "code": "invalid_import",
+            "message": format!("{} rows are not valid; nothing was imported.", preview.errors.len()),
+            "errors": preview.errors,
+        });
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response());
+    }
+    let skipped = preview.rows.iter().filter(|r| r.duplicate).count();
+    let new: Vec<NewTransaction> = preview
+        .rows
+        .iter()
+        .filter(|r| !r.duplicate)
+        .map(|r| {
+            let t = &r.transaction;
+            NewTransaction {
+                kind: t.kind.as_str().to_owned(),
+                trade_date: t.trade_date,
+                instrument_id: t.instrument.clone(),
+                quantity: t.quantity,
+                price: t.price,
+                fee: t.fee,
+                tax: t.tax,
+                currency: t.currency.clone(),
+                fx_rate: t.fx_rate,
+                split_numerator: t.split.map(|s| s.numerator),
+                split_denominator: t.split.map(|s| s.denominator),
+                note: t.note.clone(),
+                import_fingerprint: Some(csv_file::fingerprint(t)),
+            }
+        })
+        .collect();
+    let imported = state.storage.import_transactions(user_id, id, &new).await?;
+    Ok(ApiJson(ImportResult {
+        imported,
+        skipped_duplicates: skipped,
+    })
+    .into_response())
+}
+
+/// Every transaction of the portfolio as CSV (the import format).
+#[utoipa::path(get, path = "/api/portfolios/{id}/export.csv", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), responses(
+    (status = 200, content_type = "text/csv", body = String),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn export_csv(
+    State(state): State<AppState>,
+    member: Member,
+    Path(raw): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = parse_portfolio_id(&raw)?;
+    let user_id = member.user.id;
+    let portfolio = owned(&state, user_id, id).await?;
+    let txs = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let file = format!("moat-portfolio-{}.csv", portfolio.id);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+        ],
+        csv_file::export(&txs),
+    )
+        .into_response())
+}

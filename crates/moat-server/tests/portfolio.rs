@@ -1,0 +1,410 @@
+//! The portfolio API over HTTP (docs/portfolio.md): a worked example to the won,
+//! validation that stores nothing, another member's portfolio as a 404, import and
+//! export round trips, and the meta portfolio.
+
+mod helpers;
+
+use helpers::{assert_error, send, signup, TestApp};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+async fn create(app: &TestApp, token: &str, name: &str, base: &str) -> i64 {
+    let r = send(
+        app,
+        Method::POST,
+        "/api/portfolios",
+        Some(token),
+        Some(json!({"name": name, "base_currency": base})),
+    )
+    .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    r.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
+}
+
+async fn add(app: &TestApp, token: &str, id: i64, tx: Value) -> reqwest::Response {
+    send(
+        app,
+        Method::POST,
+        &format!("/api/portfolios/{id}/transactions"),
+        Some(token),
+        Some(tx),
+    )
+    .await
+}
+
+async fn get_json(app: &TestApp, token: &str, path: &str) -> Value {
+    let r = send(app, Method::GET, path, Some(token), None).await;
+    assert_eq!(r.status(), 200, "{path}: {}", r.text().await.unwrap());
+    r.json().await.unwrap()
+}
+
+/// Deposit 2,000,000; buy 10 @ 70,000 (fee 1,000); buy 10 @ 80,000 (fee 1,000); sell 5
+/// @ 90,000 (fee 500, tax 900).
+async fn samsung_trades(app: &TestApp, token: &str, id: i64) {
+    let txs = [
+        json!({"kind": "deposit", "trade_date": "2024-01-02", "quantity": "1", "price": "2000000", "currency": "KRW"}),
+        json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "10", "price": "70000", "fee": "1000", "currency": "KRW"}),
+        json!({"kind": "buy", "trade_date": "2024-02-01", "instrument_id": "KRX:005930", "quantity": "10", "price": "80000", "fee": "1000", "currency": "KRW"}),
+        json!({"kind": "sell", "trade_date": "2024-03-04", "instrument_id": "KRX:005930", "quantity": "5", "price": "90000", "fee": "500", "tax": "900", "currency": "KRW"}),
+    ];
+    for tx in txs {
+        let r = add(app, token, id, tx).await;
+        assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    }
+}
+
+#[tokio::test]
+async fn a_worked_example_to_the_won_with_both_cost_methods() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    let id = create(&app, &token, "키움", "KRW").await;
+    samsung_trades(&app, &token, id).await;
+
+    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    let h = &v["holdings"][0];
+    assert_eq!(h["instrument"], "KRX:005930");
+    assert_eq!(h["name_ko"], "삼성전자");
+    assert_eq!(h["quantity"], "15");
+    // Moving average: 1,502,000 for 20 shares is 75,100 a share; 5 sold leave 1,126,500.
+    assert_eq!(h["average_cost"], "75100");
+    assert_eq!(h["cost_basis"], "1126500");
+    // Proceeds 450,000 − 500 − 900 = 448,600 against 375,500 of cost.
+    assert_eq!(h["realised_gain"], "73100");
+    assert_eq!(v["totals"]["cash"], "946600");
+
+    // FIFO: the sell takes half the first lot (350,500): realised 98,100.
+    let r = send(
+        &app,
+        Method::PATCH,
+        &format!("/api/portfolios/{id}"),
+        Some(&token),
+        Some(json!({"cost_method": "fifo"})),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    assert_eq!(v["holdings"][0]["cost_basis"], "1151500");
+    assert_eq!(v["holdings"][0]["realised_gain"], "98100");
+    app.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn invalid_transactions_name_their_field_and_store_nothing() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    let id = create(&app, &token, "Main", "KRW").await;
+    samsung_trades(&app, &token, id).await;
+    // 15 held; sell 12 more, leaving 3.
+    let sell = json!({"kind": "sell", "trade_date": "2024-03-06", "instrument_id": "KRX:005930", "quantity": "12", "price": "91000", "currency": "KRW"});
+    assert_eq!(add(&app, &token, id, sell).await.status(), 201);
+    let path = format!("/api/portfolios/{id}/transactions");
+    let before = get_json(&app, &token, &path).await;
+
+    let cases = [
+        (
+            json!({"kind": "borrow", "trade_date": "2024-01-02", "currency": "KRW"}),
+            "kind",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-13-40", "instrument_id": "KRX:005930", "quantity": "1", "price": "1", "currency": "KRW"}),
+            "trade_date",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "ten", "price": "1", "currency": "KRW"}),
+            "quantity",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:999999", "quantity": "1", "price": "1", "currency": "KRW"}),
+            "instrument_id",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "1.5", "price": "70000", "currency": "KRW"}),
+            "quantity",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "NASDAQ:AAPL", "quantity": "1", "price": "180", "currency": "USD"}),
+            "fx_rate",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "-1", "price": "70000", "currency": "KRW"}),
+            "quantity",
+        ),
+        // More than is held at the date.
+        (
+            json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
+            "quantity",
+        ),
+    ];
+    for (tx, field) in cases {
+        let body = assert_error(
+            add(&app, &token, id, tx.clone()).await,
+            422,
+            "invalid_input",
+        )
+        .await;
+        assert!(body["fields"][field].is_string(), "{tx} → {body}");
+    }
+    // Deleting the first buy would leave the sells (17 shares) with only 10 bought.
+    let first_buy = before.as_array().unwrap()[1]["id"].as_i64().unwrap();
+    let r = send(
+        &app,
+        Method::DELETE,
+        &format!("{path}/{first_buy}"),
+        Some(&token),
+        None,
+    )
+    .await;
+    let body = assert_error(r, 422, "invalid_input").await;
+    assert!(body["fields"]["quantity"].is_string(), "{body}");
+    assert_eq!(
+        get_json(&app, &token, &path).await,
+        before,
+        "nothing changed"
+    );
+
+    // Bad parameters are 400s.
+    assert_error(
+        send(&app, Method::GET, "/api/portfolios/abc", Some(&token), None).await,
+        400,
+        "invalid_parameter",
+    )
+    .await;
+    assert_error(
+        send(
+            &app,
+            Method::GET,
+            &format!("/api/portfolios/{id}/valuation?currency=EUR"),
+            Some(&token),
+            None,
+        )
+        .await,
+        400,
+        "invalid_parameter",
+    )
+    .await;
+    app.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn another_members_portfolio_is_not_found_and_unchanged() {
+    let app = TestApp::spawn().await;
+    let alice = signup(&app, "a@moat.example", "alice").await;
+    let bob = signup(&app, "b@moat.example", "bob").await;
+    let id = create(&app, &alice, "Alice's", "KRW").await;
+    samsung_trades(&app, &alice, id).await;
+    let tx_path = format!("/api/portfolios/{id}/transactions");
+    let before = get_json(&app, &alice, &tx_path).await;
+    let tx_id = before[0]["id"].as_i64().unwrap();
+    let deposit = json!({"kind": "deposit", "trade_date": "2024-01-02", "quantity": "1", "price": "5", "currency": "KRW"});
+
+    for (method, path, body) in [
+        (Method::GET, format!("/api/portfolios/{id}"), None),
+        (
+            Method::PATCH,
+            format!("/api/portfolios/{id}"),
+            Some(json!({"name": "mine"})),
+        ),
+        (Method::DELETE, format!("/api/portfolios/{id}"), None),
+        (Method::GET, tx_path.clone(), None),
+        (Method::POST, tx_path.clone(), Some(deposit.clone())),
+        (
+            Method::PUT,
+            format!("{tx_path}/{tx_id}"),
+            Some(deposit.clone()),
+        ),
+        (Method::DELETE, format!("{tx_path}/{tx_id}"), None),
+        (Method::GET, format!("/api/portfolios/{id}/valuation"), None),
+        (
+            Method::GET,
+            format!("/api/portfolios/{id}/performance"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/portfolios/{id}/export.csv"),
+            None,
+        ),
+    ] {
+        let r = send(&app, method.clone(), &path, Some(&bob), body).await;
+        assert_error(r, 404, "not_found").await;
+    }
+    let r = app
+        .client
+        .post(app.url(&format!("/api/portfolios/{id}/import")))
+        .bearer_auth(&bob)
+        .body("date,type,quantity,price,currency\n2024-01-02,deposit,1,5,KRW\n")
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 404, "not_found").await;
+    // Bob's own list and meta portfolio know nothing of Alice's.
+    let list = get_json(&app, &bob, "/api/portfolios").await;
+    assert_eq!(list["portfolios"], json!([]));
+    let meta = get_json(&app, &bob, "/api/portfolios/meta/valuation").await;
+    assert_eq!(meta["holdings"], json!([]));
+    assert_eq!(get_json(&app, &alice, &tx_path).await, before);
+    assert_eq!(
+        get_json(&app, &alice, &format!("/api/portfolios/{id}")).await["name"],
+        "Alice's"
+    );
+    // Alice's export carries her portfolio; Bob's does not.
+    let export = get_json(&app, &alice, "/api/me/export").await;
+    assert_eq!(export["portfolios"][0]["portfolio"]["name"], "Alice's");
+    assert_eq!(export["portfolios"][0]["transactions"], before);
+    assert_eq!(
+        get_json(&app, &bob, "/api/me/export").await["portfolios"],
+        json!([])
+    );
+    // Without a token: 401.
+    assert_error(app.get("/api/portfolios").await, 401, "unauthenticated").await;
+    app.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    let id = create(&app, &token, "Source", "KRW").await;
+    samsung_trades(&app, &token, id).await;
+    let import = |id: i64, path: &'static str, body: String| {
+        app.client
+            .post(app.url(&format!("/api/portfolios/{id}/{path}")))
+            .bearer_auth(&token)
+            .header("content-type", "text/csv")
+            .body(body)
+            .send()
+    };
+
+    // A file with two bad rows: the preview names both; the import stores nothing.
+    let bad = "일자,종류,종목,수량,단가,통화\n2024-05-02,매수,KRX:005930,1,70000,KRW\n2024-05-03,매수,KRX:005930,abc,70000,KRW\n2024-99-01,매도,KRX:005930,1,70000,KRW\n";
+    let preview: Value = import(id, "import/preview", bad.into())
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let rows: Vec<i64> = preview["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["row"].as_i64().unwrap())
+        .collect();
+    assert_eq!(rows, [3, 4], "{preview}");
+    let r = import(id, "import", bad.into()).await.unwrap();
+    assert_eq!(r.status(), 422);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "invalid_import");
+    assert_eq!(body["errors"].as_array().unwrap().len(), 2);
+    let tx_path = format!("/api/portfolios/{id}/transactions");
+    assert_eq!(
+        get_json(&app, &token, &tx_path)
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+
+    // Export, then import into an empty portfolio: the same holdings.
+    let csv = send(
+        &app,
+        Method::GET,
+        &format!("/api/portfolios/{id}/export.csv"),
+        Some(&token),
+        None,
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
+    let copy = create(&app, &token, "Copy", "KRW").await;
+    let r: Value = import(copy, "import", csv.clone())
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["imported"], 4, "{r}");
+    let holdings = |id: i64| {
+        let path = format!("/api/portfolios/{id}/valuation");
+        let app = &app;
+        let token = &token;
+        async move {
+            let v = get_json(app, token, &path).await;
+            (
+                v["holdings"].clone(),
+                v["totals"]["cash"].clone(),
+                v["totals"]["realised_gain"].clone(),
+            )
+        }
+    };
+    assert_eq!(holdings(copy).await, holdings(id).await);
+    // The same file again: every row is a duplicate, nothing added.
+    let r: Value = import(copy, "import", csv)
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (r["imported"].as_i64(), r["skipped_duplicates"].as_i64()),
+        (Some(0), Some(4))
+    );
+
+    // The meta portfolio is the sum of its parts.
+    let meta = get_json(&app, &token, "/api/portfolios/meta/valuation").await;
+    assert_eq!(meta["totals"]["cost_basis"], "2253000");
+    assert_eq!(meta["totals"]["cash"], "1893200");
+    let list = get_json(&app, &token, "/api/portfolios").await;
+    assert_eq!(list["meta"]["cost_basis"], "2253000");
+    assert_eq!(list["portfolios"].as_array().unwrap().len(), 2);
+    app.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn performance_gives_daily_values_and_every_period() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    let id = create(&app, &token, "Main", "KRW").await;
+    samsung_trades(&app, &token, id).await;
+    let p = get_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;
+    assert_eq!(p["currency"], "KRW");
+    assert_eq!(p["benchmark"], "INDEX:KOSPI");
+    let points = p["points"].as_array().unwrap();
+    assert!(points.len() > 500, "a point per day since 2024-01-01");
+    assert!(points.iter().any(|p| p["benchmark"].is_string()));
+    let periods: Vec<&str> = p["periods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["period"].as_str().unwrap())
+        .collect();
+    assert_eq!(periods, ["1M", "3M", "YTD", "1Y", "ALL"]);
+    assert_error(
+        send(
+            &app,
+            Method::GET,
+            &format!("/api/portfolios/{id}/performance?benchmark=KRX:005930"),
+            Some(&token),
+            None,
+        )
+        .await,
+        400,
+        "invalid_parameter",
+    )
+    .await;
+    let a = get_json(
+        &app,
+        &token,
+        &format!("/api/portfolios/{id}/allocation?by=sector"),
+    )
+    .await;
+    assert!(
+        a.as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["key"] == "Information Technology"),
+        "{a}"
+    );
+    app.stop().await.unwrap();
+}
