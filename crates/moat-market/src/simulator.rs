@@ -22,6 +22,9 @@
 //! **Numbers.** The walk is computed in `f64` log space (it is a model, not money);
 //! every price leaves this module as a [`Decimal`] on the instrument's price grid
 //! ([`crate::ticks`]), every volume as a whole number.
+//!
+//! **Dividends** follow the same rules of determinism; see [`dividends`] for who pays,
+//! when and how much. The simulator has no splits.
 
 use std::{
     collections::HashMap,
@@ -33,9 +36,13 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rust_decimal::Decimal;
 
 use crate::{
-    calendar, ticks, Bar, DailyCandle, FxRate, Instrument, Kind, Market, PriceProvider,
-    ProviderError, ProviderKind, Quote, QuoteState, INTRADAY_BAR_MINUTES,
+    calendar, ticks, Bar, DailyCandle, Dividend, FxRate, Instrument, Kind, Market, PriceProvider,
+    ProviderError, ProviderKind, Quote, QuoteState, Split, INTRADAY_BAR_MINUTES,
 };
+
+pub mod dividends;
+
+pub use dividends::{DividendFrequency, DividendPolicy, ScheduledDividend, DIVIDEND_HORIZON_DAYS};
 
 /// The day whose close is the catalogue's reference price (or the first trading day
 /// after it).
@@ -590,5 +597,17 @@ impl PriceProvider for Simulator {
         now: DateTime<Utc>,
     ) -> Result<Quote, ProviderError> {
         Ok(self.quote_at(instrument, now))
+    }
+
+    /// The dividends of [`Simulator::corporate_actions_on`] today (in the instrument's
+    /// market); never any splits.
+    async fn corporate_actions(
+        &self,
+        instrument: &Instrument,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<(Vec<Dividend>, Vec<Split>), ProviderError> {
+        let today = calendar::local_date(instrument.market(), Utc::now());
+        Ok(self.corporate_actions_on(instrument, from, to, today))
     }
 }

@@ -1,5 +1,6 @@
 //! Market data: instruments, daily candles, intraday bars, latest quotes, FX rates,
-//! members' favourites and the providers' status (docs/market.md).
+//! dividends and splits, members' favourites and the providers' status
+//! (docs/market.md).
 //!
 //! Prices are stored as exact decimal strings on both backends and parsed back into
 //! [`Decimal`]; batches are written in one transaction with multi-row inserts. As in
@@ -8,7 +9,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use moat_market::{
-    Bar, Board, DailyCandle, FxRate, Instrument, InstrumentId, Kind, Quote, QuoteState,
+    Bar, Board, DailyCandle, Dividend, FxRate, Instrument, InstrumentId, Kind, Quote, QuoteState,
+    Split,
 };
 use rust_decimal::Decimal;
 
@@ -88,6 +90,50 @@ pub trait MarketStorage {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<FxRate>, StorageError>;
+
+    /// Inserts or replaces dividends of one instrument (by ex-date) in one
+    /// transaction. A pay or record date that a later write leaves out is kept.
+    async fn upsert_dividends(
+        &self,
+        id: &InstrumentId,
+        dividends: &[Dividend],
+        source: &str,
+    ) -> Result<(), StorageError>;
+
+    /// Dividends of one instrument with an ex-date in `from..=to`, by ex-date.
+    async fn dividends(
+        &self,
+        id: &InstrumentId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<Dividend>, StorageError>;
+
+    /// The dividend calendar: dividends of every instrument whose ex-date or pay date
+    /// falls in `from..=to`, by ex-date then instrument; only instruments of
+    /// `country` (`KR`, `US`) when given; at most `limit` rows when given.
+    async fn upcoming_dividends(
+        &self,
+        from: NaiveDate,
+        to: NaiveDate,
+        country: Option<&str>,
+        limit: Option<u32>,
+    ) -> Result<Vec<(InstrumentId, Dividend)>, StorageError>;
+
+    /// Inserts or replaces splits of one instrument (by date) in one transaction.
+    async fn upsert_splits(
+        &self,
+        id: &InstrumentId,
+        splits: &[Split],
+        source: &str,
+    ) -> Result<(), StorageError>;
+
+    /// Splits of one instrument effective in `from..=to`, by date.
+    async fn splits(
+        &self,
+        id: &InstrumentId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<Split>, StorageError>;
 
     /// A member's favourites, in their order.
     async fn favorites(&self, user_id: i64) -> Result<Vec<InstrumentId>, StorageError>;
@@ -263,6 +309,47 @@ pub(crate) struct FxRow {
     pub quote: String,
     pub date: NaiveDate,
     pub rate: String,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DividendRow {
+    pub instrument_id: String,
+    pub ex_date: NaiveDate,
+    pub pay_date: Option<NaiveDate>,
+    pub record_date: Option<NaiveDate>,
+    pub amount: String,
+    pub currency: String,
+}
+
+impl DividendRow {
+    pub(crate) fn into_dividend(self) -> Result<(InstrumentId, Dividend), StorageError> {
+        Ok((
+            id(&self.instrument_id)?,
+            Dividend {
+                ex_date: self.ex_date,
+                pay_date: self.pay_date,
+                record_date: self.record_date,
+                amount: dec(&self.amount)?,
+                currency: self.currency,
+            },
+        ))
+    }
+}
+
+pub(crate) fn split_from_row(
+    (date, numerator, denominator): (NaiveDate, i64, i64),
+) -> Result<Split, StorageError> {
+    let ratio = |n: i64| {
+        u32::try_from(n)
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or(StorageError::Invalid("stored split ratio is out of range"))
+    };
+    Ok(Split {
+        date,
+        numerator: ratio(numerator)?,
+        denominator: ratio(denominator)?,
+    })
 }
 
 #[derive(sqlx::FromRow)]
@@ -563,6 +650,144 @@ macro_rules! impl_market_storage {
                             date: r.date,
                         })
                     })
+                    .collect()
+            }
+
+            async fn upsert_dividends(
+                &self,
+                id: &moat_market::InstrumentId,
+                dividends: &[moat_market::Dividend],
+                source: &str,
+            ) -> Result<(), $crate::StorageError> {
+                let id = id.to_string();
+                let mut tx = self.pool.begin().await?;
+                for chunk in dividends.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO dividends (instrument_id, ex_date, pay_date, record_date, amount, currency, source) ",
+                    );
+                    q.push_values(chunk, |mut b, x| {
+                        b.push_bind(id.clone())
+                            .push_bind(x.ex_date)
+                            .push_bind(x.pay_date)
+                            .push_bind(x.record_date)
+                            .push_bind(x.amount.to_string())
+                            .push_bind(x.currency.clone())
+                            .push_bind(source.to_owned());
+                    });
+                    q.push(
+                        " ON CONFLICT (instrument_id, ex_date) DO UPDATE SET
+                          pay_date = COALESCE(excluded.pay_date, dividends.pay_date),
+                          record_date = COALESCE(excluded.record_date, dividends.record_date),
+                          amount = excluded.amount, currency = excluded.currency,
+                          source = excluded.source",
+                    );
+                    q.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn dividends(
+                &self,
+                id: &moat_market::InstrumentId,
+                from: chrono::NaiveDate,
+                to: chrono::NaiveDate,
+            ) -> Result<Vec<moat_market::Dividend>, $crate::StorageError> {
+                let rows: Vec<$crate::market::DividendRow> = sqlx::query_as(
+                    "SELECT instrument_id, ex_date, pay_date, record_date, amount, currency FROM dividends
+                     WHERE instrument_id = $1 AND ex_date >= $2 AND ex_date <= $3 ORDER BY ex_date",
+                )
+                .bind(id.to_string())
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map(|r| r.into_dividend().map(|(_, x)| x))
+                    .collect()
+            }
+
+            async fn upcoming_dividends(
+                &self,
+                from: chrono::NaiveDate,
+                to: chrono::NaiveDate,
+                country: Option<&str>,
+                limit: Option<u32>,
+            ) -> Result<
+                Vec<(moat_market::InstrumentId, moat_market::Dividend)>,
+                $crate::StorageError,
+            > {
+                let rows: Vec<$crate::market::DividendRow> = sqlx::query_as(
+                    "SELECT d.instrument_id, d.ex_date, d.pay_date, d.record_date, d.amount, d.currency
+                     FROM dividends d JOIN instruments i ON i.id = d.instrument_id
+                     WHERE ((d.ex_date >= $1 AND d.ex_date <= $2)
+                            OR (d.pay_date >= $1 AND d.pay_date <= $2))
+                       AND ($3 IS NULL OR i.country = $3)
+                     ORDER BY d.ex_date, d.instrument_id
+                     LIMIT $4",
+                )
+                .bind(from)
+                .bind(to)
+                .bind(country)
+                .bind(limit.map_or(i64::MAX, i64::from))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter().map(|r| r.into_dividend()).collect()
+            }
+
+            async fn upsert_splits(
+                &self,
+                id: &moat_market::InstrumentId,
+                splits: &[moat_market::Split],
+                source: &str,
+            ) -> Result<(), $crate::StorageError> {
+                let id = id.to_string();
+                let mut tx = self.pool.begin().await?;
+                for chunk in splits.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO splits (instrument_id, date, numerator, denominator, source) ",
+                    );
+                    q.push_values(chunk, |mut b, x| {
+                        b.push_bind(id.clone())
+                            .push_bind(x.date)
+                            .push_bind(i64::from(x.numerator))
+                            .push_bind(i64::from(x.denominator))
+                            .push_bind(source.to_owned());
+                    });
+                    q.push(
+                        " ON CONFLICT (instrument_id, date) DO UPDATE SET numerator = excluded.numerator,
+                          denominator = excluded.denominator, source = excluded.source",
+                    );
+                    q.build().execute(&mut *tx).await.map_err(|e| {
+                        match e.as_database_error().map(|d| d.kind()) {
+                            Some(sqlx::error::ErrorKind::CheckViolation) => {
+                                $crate::StorageError::Invalid("a split ratio is zero")
+                            }
+                            _ => e.into(),
+                        }
+                    })?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn splits(
+                &self,
+                id: &moat_market::InstrumentId,
+                from: chrono::NaiveDate,
+                to: chrono::NaiveDate,
+            ) -> Result<Vec<moat_market::Split>, $crate::StorageError> {
+                let rows: Vec<(chrono::NaiveDate, i64, i64)> = sqlx::query_as(
+                    "SELECT date, numerator, denominator FROM splits
+                     WHERE instrument_id = $1 AND date >= $2 AND date <= $3 ORDER BY date",
+                )
+                .bind(id.to_string())
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map($crate::market::split_from_row)
                     .collect()
             }
 
