@@ -511,7 +511,23 @@ async fn instrument_detail_carries_the_quote_and_key_figures() {
             }
             _ => assert!(stats["market_cap"].is_null(), "{id}: no market cap"),
         }
-        assert!(stats["dividend_yield"].is_null(), "{id}: no dividends yet");
+        // The trailing year's simulated dividends over the price, in per cent.
+        match inst.kind {
+            Kind::Stock | Kind::Etf => {
+                let today = before.date_naive();
+                let paid: Decimal = sim()
+                    .dividends(inst, today - chrono::Duration::days(365), today)
+                    .iter()
+                    .map(|d| d.amount)
+                    .sum();
+                assert_eq!(
+                    decimal(&stats["dividend_yield"], "dividend_yield"),
+                    (paid * Decimal::ONE_HUNDRED / price).round_dp(2),
+                    "{id}: dividend yield"
+                );
+            }
+            _ => assert!(stats["dividend_yield"].is_null(), "{id}: no dividends"),
+        }
         // The 52-week range: the last 365 days of candles, today so far included.
         let today = before.date_naive();
         let year = |t| expected_daily(inst, today - chrono::Duration::days(365), today, t);

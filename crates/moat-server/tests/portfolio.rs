@@ -408,3 +408,109 @@ async fn performance_gives_daily_values_and_every_period() {
     );
     app.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_dividend_calendar_filters_by_country_and_checks_its_range() {
+    let app = TestApp::spawn().await;
+    let app_ref = &app;
+    let cal = |q: String| async move { app_ref.get(&format!("/api/dividends/calendar?{q}")).await };
+    let today = chrono::Utc::now().date_naive();
+    let from = today;
+    let to = today + chrono::Duration::days(120);
+    let r = cal(format!("from={from}&to={to}&country=KR")).await;
+    assert_eq!(r.status(), 200);
+    let kr: Vec<Value> = r.json().await.unwrap();
+    assert!(!kr.is_empty(), "Korean dividends in the next four months");
+    for d in &kr {
+        assert!(
+            d["instrument_id"].as_str().unwrap().starts_with("KRX:"),
+            "{d}"
+        );
+        let ex = d["ex_date"].as_str().unwrap().to_owned();
+        let pay = d["pay_date"].as_str().map(str::to_owned);
+        let inside = |s: &str| s >= from.to_string().as_str() && s <= to.to_string().as_str();
+        assert!(inside(&ex) || pay.as_deref().is_some_and(inside), "{d}");
+        assert!(d["name_ko"].as_str().is_some_and(|n| !n.is_empty()));
+    }
+    let us: Vec<Value> = cal(format!("from={from}&to={to}&country=US"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(!us.is_empty());
+    assert!(us
+        .iter()
+        .all(|d| !d["instrument_id"].as_str().unwrap().starts_with("KRX:")));
+    for q in [
+        "country=JP",
+        "from=2026-13-01",
+        "from=2026-05-01&to=2026-04-01",
+        "from=2026-01-01&to=2027-06-01",
+    ] {
+        assert_error(cal(q.to_owned()).await, 400, "invalid_parameter").await;
+    }
+    // One instrument's dividends; an unknown one is a 404.
+    let r = app.get("/api/instruments/KRX:005930/dividends").await;
+    let list: Vec<Value> = r.json().await.unwrap();
+    assert!(list.len() >= 4, "Samsung pays quarterly: {list:?}");
+    assert_error(
+        app.get("/api/instruments/KRX:999999/dividends").await,
+        404,
+        "not_found",
+    )
+    .await;
+    app.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_members_dividends_offer_entitlements_until_recorded() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    assert_error(app.get("/api/me/dividends").await, 401, "unauthenticated").await;
+    let id = create(&app, &token, "Main", "KRW").await;
+    let bought = chrono::Utc::now().date_naive() - chrono::Duration::days(400);
+    let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
+    assert_eq!(add(&app, &token, id, buy).await.status(), 201);
+
+    let mine = get_json(&app, &token, "/api/me/dividends").await;
+    let owed = mine["entitlements"].as_array().unwrap();
+    assert!(owed.len() >= 3, "a year of quarterly dividends: {mine}");
+    let e = &owed[0];
+    assert_eq!(e["quantity"], "100");
+    // Korean dividends to residents: 15.4 % withheld.
+    let gross: rust_decimal::Decimal = e["gross"].as_str().unwrap().parse().unwrap();
+    let tax: rust_decimal::Decimal = e["tax"].as_str().unwrap().parse().unwrap();
+    assert_eq!(tax, (gross * rust_decimal::Decimal::new(154, 3)).round());
+    let projection = mine["projection"].as_array().unwrap();
+    assert_eq!(projection.len(), 12);
+    assert!(projection.iter().any(|m| m["gross"] != "0"));
+    assert!(
+        mine["trailing_yield"].is_string() && mine["yield_on_cost"].is_string(),
+        "{mine}"
+    );
+
+    // Recording it (one tap in the app) takes it off the list.
+    let record = json!({"kind": "dividend", "trade_date": e["pay_date"], "instrument_id": "KRX:005930",
+        "quantity": e["quantity"], "price": e["per_share"], "tax": e["tax"], "currency": "KRW"});
+    assert_eq!(add(&app, &token, id, record).await.status(), 201);
+    let after = get_json(&app, &token, "/api/me/dividends").await;
+    assert_eq!(
+        after["entitlements"].as_array().unwrap().len(),
+        owed.len() - 1
+    );
+    assert_eq!(after["received"][0]["net"], e["net"]);
+    assert_error(
+        send(
+            &app,
+            Method::GET,
+            "/api/me/dividends?currency=EUR",
+            Some(&token),
+            None,
+        )
+        .await,
+        400,
+        "invalid_parameter",
+    )
+    .await;
+    app.stop().await.unwrap();
+}

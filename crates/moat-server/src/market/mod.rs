@@ -283,6 +283,24 @@ impl MarketService {
         Ok(candles)
     }
 
+    /// Dividends with an ex-date in `from..=to`: for simulated instruments the
+    /// simulator's schedule, up to its horizon of announced and expected ones
+    /// ([`moat_market::simulator::DIVIDEND_HORIZON_DAYS`] ahead); else what providers
+    /// stored.
+    pub async fn dividends(
+        &self,
+        instrument: &Instrument,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> anyhow::Result<Vec<moat_market::Dividend>> {
+        if self.is_simulated(instrument) {
+            let horizon = Utc::now().date_naive()
+                + chrono::Duration::days(moat_market::simulator::DIVIDEND_HORIZON_DAYS);
+            return Ok(self.simulator.dividends(instrument, from, to.min(horizon)));
+        }
+        Ok(self.storage.dividends(&instrument.id, from, to).await?)
+    }
+
     /// Intraday bars of the session on `date`, up to now.
     pub async fn intraday_bars(
         &self,

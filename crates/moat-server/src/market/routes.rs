@@ -246,7 +246,22 @@ pub async fn get_instrument(
             }
             _ => None,
         },
-        dividend_yield: None,
+        // Trailing twelve months' dividends over the price, in per cent.
+        dividend_yield: match &quote {
+            Some(q) if matches!(inst.kind, Kind::Stock | Kind::Etf) && !q.price.is_zero() => {
+                let paid = service
+                    .dividends(&inst, today - Duration::days(365), today)
+                    .await
+                    .map_err(ApiError::internal)?;
+                let per_share: Decimal = paid.iter().map(|d| d.amount).sum();
+                Some(
+                    (per_share * Decimal::ONE_HUNDRED / q.price)
+                        .round_dp(2)
+                        .to_string(),
+                )
+            }
+            _ => None,
+        },
     };
     Ok(ApiJson(InstrumentDetail {
         instrument: InstrumentDto::new(&inst, service.is_simulated(&inst)),

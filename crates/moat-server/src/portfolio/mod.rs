@@ -4,6 +4,7 @@
 //! deleting one is just storing the change); the domain is pure and fast enough that a
 //! cache is not needed yet (see docs/ARCHITECTURE.md for when it would be).
 
+pub mod dividends;
 pub mod routes;
 
 use std::collections::{HashMap, HashSet};

@@ -391,7 +391,7 @@ pub async fn list_portfolios(
     Ok(ApiJson(PortfolioList { portfolios, meta }))
 }
 
-fn domain_error(e: moat_portfolio::PortfolioError) -> ApiError {
+pub(crate) fn domain_error(e: moat_portfolio::PortfolioError) -> ApiError {
     match e {
         moat_portfolio::PortfolioError::Invalid(issues) => invalid_transaction(&issues),
         moat_portfolio::PortfolioError::FxUnavailable { from, to } => ApiError::new(

@@ -1,0 +1,448 @@
+//! Dividends (docs/portfolio.md): an instrument's history and announced dividends, the
+//! calendar of ex-dates and pay dates, and a member's dividends — received, owed by
+//! holdings on ex-dates (offered for one-tap recording), the 12-month projection and
+//! yields, after withholding by country.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use axum::extract::{Path, Query, State};
+use chrono::{Datelike, Duration, NaiveDate, Utc};
+use moat_market::{Dividend, Instrument, InstrumentId, Kind};
+use moat_portfolio::{
+    dividends::{entitlements, project, trailing_per_share, WithholdingRates},
+    money::round_money,
+    CurrencyMode, Ledger, TxKind,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{fx_history, latest_fx, settings_of, snapshot, to_domain_all};
+use crate::{
+    auth::extract::Member,
+    http::{
+        error::{ApiError, ErrorBody},
+        json::ApiJson,
+    },
+    AppState,
+};
+
+/// Longest span one calendar request covers.
+pub const CALENDAR_MAX_DAYS: i64 = 366;
+/// Korean dividends are paid up to about four months after the ex-date (year-end
+/// dividends in April): how far before a calendar window to look for pay dates in it.
+pub const PAY_DATE_LOOKBACK_DAYS: i64 = 150;
+/// How far back unrecorded entitlements are offered.
+pub const ENTITLEMENT_LOOKBACK_DAYS: i64 = 365;
+/// A recorded dividend matches an entitlement if its date falls from the ex-date to
+/// this many days after the pay date.
+pub const RECORDED_SLACK_DAYS: i64 = 31;
+
+#[derive(Serialize, ToSchema, Debug, Clone)]
+pub struct DividendDto {
+    pub instrument_id: String,
+    pub ex_date: String,
+    pub record_date: Option<String>,
+    pub pay_date: Option<String>,
+    /// Per share, decimal string.
+    pub amount: String,
+    pub currency: String,
+}
+
+impl DividendDto {
+    fn new(id: &InstrumentId, d: &Dividend) -> Self {
+        Self {
+            instrument_id: id.to_string(),
+            ex_date: d.ex_date.to_string(),
+            record_date: d.record_date.map(|d| d.to_string()),
+            pay_date: d.pay_date.map(|d| d.to_string()),
+            amount: d.amount.normalize().to_string(),
+            currency: d.currency.clone(),
+        }
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RangeParams {
+    /// `YYYY-MM-DD`; default a year ago (calendar: today).
+    pub from: Option<String>,
+    /// `YYYY-MM-DD`; default a year ahead (calendar: 31 days after `from`).
+    pub to: Option<String>,
+}
+
+fn date_param(name: &str, raw: Option<&str>, default: NaiveDate) -> Result<NaiveDate, ApiError> {
+    match raw.map(str::trim) {
+        None | Some("") => Ok(default),
+        Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .map_err(|_| ApiError::invalid_parameter(name, "A date as YYYY-MM-DD.")),
+    }
+}
+
+fn range(
+    params_from: Option<&str>,
+    params_to: Option<&str>,
+    default_from: NaiveDate,
+    default_days: i64,
+) -> Result<(NaiveDate, NaiveDate), ApiError> {
+    let from = date_param("from", params_from, default_from)?;
+    let to = date_param("to", params_to, from + Duration::days(default_days))?;
+    if from > to {
+        return Err(ApiError::invalid_parameter(
+            "from",
+            "Must not be after `to`.",
+        ));
+    }
+    if (to - from).num_days() > CALENDAR_MAX_DAYS * 2 {
+        return Err(ApiError::invalid_parameter(
+            "to",
+            "At most two years per request.",
+        ));
+    }
+    Ok((from, to))
+}
+
+/// An instrument's dividends with an ex-date in the range: history and those
+/// announced or expected.
+#[utoipa::path(get, path = "/api/instruments/{id}/dividends", tag = "dividends", params(("id" = String, Path), RangeParams), responses(
+    (status = 200, body = [DividendDto]),
+    (status = 400, body = ErrorBody),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn instrument_dividends(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+    Query(params): Query<RangeParams>,
+) -> Result<ApiJson<Vec<DividendDto>>, ApiError> {
+    let id: InstrumentId = raw
+        .parse()
+        .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))?;
+    let inst = state
+        .market
+        .instrument(&id)
+        .ok_or_else(|| ApiError::not_found(format!("There is no instrument {id}.")))?;
+    let today = Utc::now().date_naive();
+    let (from, to) = range(
+        params.from.as_deref(),
+        params.to.as_deref(),
+        today - Duration::days(365),
+        730,
+    )?;
+    let list = state
+        .market
+        .dividends(&inst, from, to)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(ApiJson(
+        list.iter().map(|d| DividendDto::new(&id, d)).collect(),
+    ))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct CalendarParams {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// `KR`, `US` or `all` (default).
+    pub country: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CalendarDividend {
+    #[serde(flatten)]
+    pub dividend: DividendDto,
+    pub name_ko: String,
+    pub name_en: String,
+    pub ticker: String,
+}
+
+/// Dividends whose ex-date or pay date falls in the range, by ex-date.
+#[utoipa::path(get, path = "/api/dividends/calendar", tag = "dividends", params(CalendarParams), responses(
+    (status = 200, body = [CalendarDividend]),
+    (status = 400, body = ErrorBody),
+))]
+pub async fn calendar(
+    State(state): State<AppState>,
+    Query(params): Query<CalendarParams>,
+) -> Result<ApiJson<Vec<CalendarDividend>>, ApiError> {
+    let today = Utc::now().date_naive();
+    let (from, to) = range(params.from.as_deref(), params.to.as_deref(), today, 31)?;
+    if (to - from).num_days() > CALENDAR_MAX_DAYS {
+        return Err(ApiError::invalid_parameter(
+            "to",
+            "At most 366 days per request.",
+        ));
+    }
+    let country = match params.country.as_deref().map(str::trim) {
+        None | Some("") | Some("all") | Some("ALL") => None,
+        Some(c @ ("KR" | "US")) => Some(c.to_owned()),
+        Some(_) => return Err(ApiError::invalid_parameter("country", "KR, US or all.")),
+    };
+    let catalog = state.market.catalog();
+    let payers: Vec<&std::sync::Arc<Instrument>> = catalog
+        .by_id
+        .values()
+        .filter(|i| matches!(i.kind, Kind::Stock | Kind::Etf))
+        .filter(|i| country.as_deref().is_none_or(|c| i.country == c))
+        .collect();
+    let mut out = Vec::new();
+    let in_window = |d: &Dividend| {
+        (d.ex_date >= from && d.ex_date <= to) || d.pay_date.is_some_and(|p| p >= from && p <= to)
+    };
+    let mut seen = HashSet::new();
+    for inst in &payers {
+        if !state.market.is_simulated(inst) {
+            continue;
+        }
+        let list = state
+            .market
+            .dividends(inst, from - Duration::days(PAY_DATE_LOOKBACK_DAYS), to)
+            .await
+            .map_err(ApiError::internal)?;
+        for d in list.iter().filter(|d| in_window(d)) {
+            seen.insert((inst.id.clone(), d.ex_date));
+            out.push(calendar_entry(inst, d));
+        }
+    }
+    // Real providers' dividends, as stored.
+    let stored = state
+        .market
+        .storage()
+        .upcoming_dividends(from, to, country.as_deref(), None)
+        .await?;
+    for (id, d) in stored {
+        if let Some(inst) = catalog.by_id.get(&id) {
+            if !state.market.is_simulated(inst) && seen.insert((id.clone(), d.ex_date)) {
+                out.push(calendar_entry(inst, &d));
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (&a.dividend.ex_date, &a.dividend.instrument_id)
+            .cmp(&(&b.dividend.ex_date, &b.dividend.instrument_id))
+    });
+    Ok(ApiJson(out))
+}
+
+fn calendar_entry(inst: &Instrument, d: &Dividend) -> CalendarDividend {
+    CalendarDividend {
+        dividend: DividendDto::new(&inst.id, d),
+        name_ko: inst.name_ko.clone(),
+        name_en: inst.name_en.clone(),
+        ticker: inst.ticker().to_owned(),
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct MyDividendParams {
+    /// `KRW` (default) or `USD`: the currency of the projection and yields.
+    pub currency: Option<String>,
+}
+
+/// The member's dividends: received, entitled (not yet recorded), the 12-month
+/// projection by month, trailing yield and yield on cost — after withholding.
+#[utoipa::path(get, path = "/api/me/dividends", tag = "dividends", security(("bearer" = [])), params(MyDividendParams), responses(
+    (status = 200, description = "`{received, entitlements, projection: [{month, gross, net}], trailing_yield, yield_on_cost}`", body = Object),
+    (status = 400, body = ErrorBody),
+    (status = 401, body = ErrorBody),
+))]
+pub async fn my_dividends(
+    State(state): State<AppState>,
+    member: Member,
+    Query(params): Query<MyDividendParams>,
+) -> Result<ApiJson<serde_json::Value>, ApiError> {
+    let currency = match params.currency.as_deref().map(str::trim) {
+        None | Some("") => "KRW".to_owned(),
+        Some(c) if c.eq_ignore_ascii_case("KRW") || c.eq_ignore_ascii_case("USD") => {
+            c.to_ascii_uppercase()
+        }
+        Some(_) => return Err(ApiError::invalid_parameter("currency", "KRW or USD.")),
+    };
+    let mode = CurrencyMode::parse(&currency).unwrap_or(CurrencyMode::Krw);
+    let user_id = member.user.id;
+    let today = Utc::now().date_naive();
+    let rates = WithholdingRates::default();
+    let fx = latest_fx(&state).await;
+    let portfolios = state.storage.list_portfolios(user_id).await?;
+
+    let mut received = Vec::new();
+    let mut owed = Vec::new();
+    let mut months: BTreeMap<NaiveDate, (Decimal, Decimal)> = BTreeMap::new();
+    let mut income = Decimal::ZERO;
+    let mut value = Decimal::ZERO;
+    let mut cost = Decimal::ZERO;
+    let names = |id: &InstrumentId| state.market.instrument(id);
+    for p in &portfolios {
+        let settings = settings_of(p);
+        let txs = to_domain_all(&state.storage.transactions(user_id, p.id).await?)?;
+        if txs.is_empty() {
+            continue;
+        }
+        for t in txs.iter().filter(|t| t.kind == TxKind::Dividend) {
+            let Some(id) = &t.instrument else { continue };
+            let inst = names(id);
+            let gross = t.quantity * t.price;
+            received.push(serde_json::json!({
+                "portfolio_id": p.id,
+                "transaction_id": t.id,
+                "instrument_id": id.to_string(),
+                "name_ko": inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
+                "name_en": inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
+                "ticker": inst.as_ref().map(|i| i.ticker().to_owned()).unwrap_or_default(),
+                "date": t.trade_date.to_string(),
+                "quantity": t.quantity.normalize().to_string(),
+                "per_share": t.price.normalize().to_string(),
+                "currency": t.currency,
+                "gross": round_money(gross, &t.currency).to_string(),
+                "tax": round_money(t.tax, &t.currency).to_string(),
+                "net": round_money(gross - t.tax, &t.currency).to_string(),
+            }));
+        }
+        let ledger = Ledger::build(&settings, &txs).map_err(|issues| {
+            super::routes::domain_error(moat_portfolio::PortfolioError::Invalid(issues))
+        })?;
+        let first = txs.iter().map(|t| t.trade_date).min().unwrap_or(today);
+        let mut history: HashMap<InstrumentId, Vec<Dividend>> = HashMap::new();
+        for id in ledger.holdings.keys() {
+            if let Some(inst) = names(id) {
+                let list = state
+                    .market
+                    .dividends(
+                        &inst,
+                        first - Duration::days(1),
+                        today + Duration::days(400),
+                    )
+                    .await
+                    .map_err(ApiError::internal)?;
+                history.insert(id.clone(), list);
+            }
+        }
+        // Entitlements of the last year whose ex-date has passed, not yet recorded. A
+        // recorded dividend answers one entitlement: first one whose pay date (or
+        // ex-date) is its date, else the earliest whose window holds it.
+        let recorded: Vec<(&InstrumentId, NaiveDate)> = txs
+            .iter()
+            .filter(|t| t.kind == TxKind::Dividend)
+            .filter_map(|t| t.instrument.as_ref().map(|i| (i, t.trade_date)))
+            .collect();
+        let fx_hist = fx_history(&state, first).await?;
+        let due: Vec<_> = entitlements(&ledger, &history, &rates)
+            .into_iter()
+            .filter(|e| {
+                e.ex_date <= today && e.ex_date >= today - Duration::days(ENTITLEMENT_LOOKBACK_DAYS)
+            })
+            .collect();
+        let mut used = vec![false; recorded.len()];
+        let mut answered = vec![false; due.len()];
+        for exact in [true, false] {
+            for (k, e) in due.iter().enumerate() {
+                if answered[k] {
+                    continue;
+                }
+                let last = e.pay_date.unwrap_or(e.ex_date) + Duration::days(RECORDED_SLACK_DAYS);
+                let hit = recorded.iter().enumerate().position(|(j, (i, d))| {
+                    !used[j]
+                        && **i == e.instrument
+                        && if exact {
+                            *d == e.ex_date || Some(*d) == e.pay_date
+                        } else {
+                            *d >= e.ex_date && *d <= last
+                        }
+                });
+                if let Some(j) = hit {
+                    used[j] = true;
+                    answered[k] = true;
+                }
+            }
+        }
+        for (e, _) in due.iter().zip(&answered).filter(|(_, a)| !**a) {
+            let inst = names(&e.instrument);
+            let fx_rate = (e.currency != settings.base_currency)
+                .then(|| {
+                    fx_hist.rate_on(
+                        e.pay_date.unwrap_or(e.ex_date).min(today),
+                        &e.currency,
+                        &settings.base_currency,
+                    )
+                })
+                .flatten();
+            owed.push(serde_json::json!({
+                "portfolio_id": p.id,
+                "portfolio_name": p.name,
+                "instrument_id": e.instrument.to_string(),
+                "name_ko": inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
+                "name_en": inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
+                "ticker": inst.as_ref().map(|i| i.ticker().to_owned()).unwrap_or_default(),
+                "ex_date": e.ex_date.to_string(),
+                "pay_date": e.pay_date.map(|d| d.to_string()),
+                "quantity": e.quantity.normalize().to_string(),
+                "per_share": e.per_share.normalize().to_string(),
+                "currency": e.currency,
+                "gross": round_money(e.gross, &e.currency).to_string(),
+                "tax": round_money(e.withholding, &e.currency).to_string(),
+                "net": round_money(e.net, &e.currency).to_string(),
+                "fx_rate": fx_rate.map(|r| r.normalize().to_string()),
+            }));
+        }
+        for m in project(&ledger, &history, &rates, today, &currency, &fx)
+            .map_err(super::routes::domain_error)?
+        {
+            let e = months.entry(m.month).or_default();
+            e.0 += m.gross;
+            e.1 += m.net;
+        }
+        // Yields: a year of dividends at today's holdings over value and cost.
+        let snap = snapshot(&state, &ledger.holdings.keys().cloned().collect()).await;
+        let valued = moat_portfolio::value_portfolio(&settings, &txs, mode, &snap, &fx_hist)
+            .map_err(super::routes::domain_error)?;
+        for h in &valued.holdings {
+            let Some(list) = history.get(&h.instrument) else {
+                continue;
+            };
+            let per_share = trailing_per_share(list, today);
+            let currency_of = list.first().map(|d| d.currency.clone()).unwrap_or_default();
+            if let Some(converted) = fx.convert(per_share * h.quantity, &currency_of, &currency) {
+                income += converted;
+            }
+            value += h.market_value_total;
+            cost += h.cost_basis;
+        }
+    }
+    let percent = |part: Decimal, whole: Decimal| {
+        (!whole.is_zero()).then(|| {
+            (part * Decimal::ONE_HUNDRED / whole)
+                .round_dp(2)
+                .to_string()
+        })
+    };
+    let projection: Vec<serde_json::Value> = months
+        .into_iter()
+        .map(|(month, (gross, net))| {
+            serde_json::json!({
+                "month": format!("{:04}-{:02}", month.year(), month.month()),
+                "gross": round_money(gross, &currency).to_string(),
+                "net": round_money(net, &currency).to_string(),
+            })
+        })
+        .collect();
+    // Twelve months even without holdings.
+    let projection = if projection.is_empty() {
+        (0..12)
+            .map(|k| {
+                let first = today.with_day(1).expect("day 1") + chrono::Months::new(k);
+                serde_json::json!({
+                    "month": format!("{:04}-{:02}", first.year(), first.month()),
+                    "gross": "0", "net": "0",
+                })
+            })
+            .collect()
+    } else {
+        projection
+    };
+    Ok(ApiJson(serde_json::json!({
+        "currency": currency,
+        "received": received,
+        "entitlements": owed,
+        "projection": projection,
+        "trailing_yield": percent(income, value),
+        "yield_on_cost": percent(income, cost),
+    })))
+}
