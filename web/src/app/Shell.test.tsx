@@ -17,6 +17,8 @@ describe('Shell', () => {
     const links = within(nav).getAllByRole('link');
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['홈', '/'],
+      ['포트폴리오', '/portfolios'],
+      ['배당', '/dividends'],
       ['관심 종목', '/favorites'],
       ['설정', '/settings'],
     ]);

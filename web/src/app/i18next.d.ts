@@ -1,8 +1,10 @@
 import 'i18next';
 import type { authKo } from '@/features/auth/locales/ko';
+import type { dividendsKo } from '@/features/dividends/locales/ko';
 import type { favoritesKo } from '@/features/favorites/locales/ko';
 import type { homeKo } from '@/features/home/locales/ko';
 import type { operatorKo } from '@/features/operator/locales/ko';
+import type { portfolioKo } from '@/features/portfolio/locales/ko';
 import type { searchKo } from '@/features/search/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';
 import type { stockKo } from '@/features/stock/locales/ko';
@@ -17,10 +19,12 @@ declare module 'i18next' {
     resources: {
       translation: typeof ko;
       auth: typeof authKo;
+      dividends: typeof dividendsKo;
       favorites: typeof favoritesKo;
       home: typeof homeKo;
       market: typeof marketKo;
       operator: typeof operatorKo;
+      portfolio: typeof portfolioKo;
       search: typeof searchKo;
       settings: typeof settingsKo;
       stock: typeof stockKo;

@@ -22,6 +22,24 @@ export function HomeIcon({ size = 24 }: IconProps) {
   );
 }
 
+export function PieIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <path d="M12 3.5a8.5 8.5 0 1 0 8.5 8.5H12z" />
+      <path d="M15 3.9A8.5 8.5 0 0 1 20.1 9H15z" />
+    </svg>
+  );
+}
+
+export function CalendarIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <rect x="3.5" y="5" width="17" height="15.5" rx="2" />
+      <path d="M3.5 9.5h17M8 3v4M16 3v4" />
+    </svg>
+  );
+}
+
 export function StarIcon({ size = 24 }: IconProps) {
   return (
     <svg {...common} width={size} height={size}>

@@ -1,6 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { HomeIcon, SettingsIcon, StarIcon, type IconProps } from './icons';
+import { CalendarIcon, HomeIcon, PieIcon, SettingsIcon, StarIcon, type IconProps } from './icons';
 import { RouteBoundary } from './RouteBoundary';
 
 /** What a page module gives the router: its component and, if it has its own texts, their readiness. */
@@ -24,6 +24,13 @@ const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPag
 const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
 const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
 const ProvidersPage = lazyPage(() => import('@/features/operator/ProvidersPage'), 'ProvidersPage');
+const DividendsPage = lazyPage(() => import('@/features/dividends/DividendsPage'), 'DividendsPage');
+// The portfolio pages share one chunk; each checks for a member (`RequireAuth`).
+const loadPortfolioPages = () => import('@/features/portfolio/pages');
+const PortfolioListPage = lazyPage(loadPortfolioPages, 'PortfolioListRoute');
+const PortfolioDetailPage = lazyPage(loadPortfolioPages, 'PortfolioDetailRoute');
+const PortfolioTransactionPage = lazyPage(loadPortfolioPages, 'TransactionRoute');
+const PortfolioImportPage = lazyPage(loadPortfolioPages, 'ImportRoute');
 // The accounts area is one chunk (its pages share most of their code); `/settings/account`
 // checks for a member inside it (`RequireAuth`).
 const loadAuthPages = () => import('@/features/auth/pages');
@@ -40,7 +47,7 @@ const NotFoundPage = lazyPage(() => import('@/features/not-found/NotFoundPage'),
 /** One entry of the navigation (side bar on wide screens, tab bar on narrow ones). */
 export interface NavItem {
   to: string;
-  labelKey: 'nav.home' | 'nav.favorites' | 'nav.settings';
+  labelKey: 'nav.home' | 'nav.portfolios' | 'nav.dividends' | 'nav.favorites' | 'nav.settings';
   icon: ComponentType<IconProps>;
   /** Active only on an exact match. */
   end?: boolean;
@@ -49,6 +56,8 @@ export interface NavItem {
 /** Only areas that exist are listed (the account pages are reached from the header, not here). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', labelKey: 'nav.home', icon: HomeIcon, end: true },
+  { to: '/portfolios', labelKey: 'nav.portfolios', icon: PieIcon },
+  { to: '/dividends', labelKey: 'nav.dividends', icon: CalendarIcon },
   { to: '/favorites', labelKey: 'nav.favorites', icon: StarIcon },
   { to: '/settings', labelKey: 'nav.settings', icon: SettingsIcon },
 ];
@@ -64,6 +73,12 @@ export function AppRoutes() {
       <Route path="/search" element={<RouteBoundary><SearchPage /></RouteBoundary>} />
       <Route path="/favorites" element={<RouteBoundary><FavoritesPage /></RouteBoundary>} />
       <Route path="/operator/market" element={<RouteBoundary><ProvidersPage /></RouteBoundary>} />
+      <Route path="/dividends" element={<RouteBoundary><DividendsPage /></RouteBoundary>} />
+      <Route path="/portfolios" element={<RouteBoundary><PortfolioListPage /></RouteBoundary>} />
+      <Route path="/portfolios/:id" element={<RouteBoundary><PortfolioDetailPage /></RouteBoundary>} />
+      <Route path="/portfolios/:id/transactions/new" element={<RouteBoundary><PortfolioTransactionPage /></RouteBoundary>} />
+      <Route path="/portfolios/:id/transactions/:txId" element={<RouteBoundary><PortfolioTransactionPage /></RouteBoundary>} />
+      <Route path="/portfolios/:id/import" element={<RouteBoundary><PortfolioImportPage /></RouteBoundary>} />
       {AUTH_ROUTES.map(([path, Page]) => (
         <Route key={path} path={path} element={<RouteBoundary><Page /></RouteBoundary>} />
       ))}

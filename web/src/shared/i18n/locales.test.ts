@@ -22,9 +22,11 @@ describe('locales', () => {
     expect([...pairs.keys()].sort()).toEqual(
       [
         '/src/features/auth/locales',
+        '/src/features/dividends/locales',
         '/src/features/favorites/locales',
         '/src/features/home/locales',
         '/src/features/operator/locales',
+        '/src/features/portfolio/locales',
         '/src/features/search/locales',
         '/src/features/settings/locales',
         '/src/features/stock/locales',

@@ -9,6 +9,8 @@ export const en = {
   nav: {
     label: 'Main menu',
     home: 'Home',
+    portfolios: 'Portfolio',
+    dividends: 'Dividends',
     favorites: 'Favourites',
     settings: 'Settings',
   },

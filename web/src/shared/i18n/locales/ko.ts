@@ -14,6 +14,8 @@ export const ko = {
   nav: {
     label: '주요 메뉴',
     home: '홈',
+    portfolios: '포트폴리오',
+    dividends: '배당',
     favorites: '관심 종목',
     settings: '설정',
   },

@@ -1,0 +1,209 @@
+/**
+ * The dividend API (docs/portfolio.md, "Dividends"): the public calendar, the member's
+ * own dividends, and recording a detected entitlement as a dividend transaction.
+ * Amounts, quantities and rates are decimal strings; dates `YYYY-MM-DD`.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/shared/api/client';
+import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
+import { useAuth } from '@/shared/auth/auth-context';
+import type { CountryFilter } from '@/shared/lib/storage';
+import type { Decimal, InstrumentId } from '@/shared/market/api-types';
+import type { IsoDate, IsoMonth } from './dates';
+
+/** `GET /api/instruments/{id}/dividends` items. */
+export interface Dividend {
+  instrument_id: InstrumentId;
+  ex_date: IsoDate;
+  record_date: IsoDate | null;
+  /** `null` while the company has not announced it. */
+  pay_date: IsoDate | null;
+  /** Per share, in `currency`. */
+  amount: Decimal;
+  currency: string;
+}
+
+/** `GET /api/dividends/calendar` items: a dividend with its instrument's names. */
+export interface CalendarDividend extends Dividend {
+  name_ko: string;
+  name_en: string;
+  ticker: string;
+}
+
+/** The currencies the member's figures can be shown in. */
+export type DividendCurrency = 'KRW' | 'USD';
+
+/** One month of the 12-month forward projection, in the requested currency. */
+export interface ProjectedMonth {
+  /** `YYYY-MM`. */
+  month: IsoMonth;
+  gross: Decimal;
+  /** After withholding. */
+  net: Decimal;
+}
+
+/** A dividend transaction the member recorded (`received`), in its own currency. */
+export interface ReceivedDividend {
+  portfolio_id: number;
+  transaction_id: number;
+  instrument_id: InstrumentId;
+  name_ko: string;
+  name_en: string;
+  ticker: string;
+  /** The transaction's `trade_date`. */
+  date: IsoDate;
+  quantity: Decimal;
+  per_share: Decimal;
+  currency: string;
+  gross: Decimal;
+  /** Withholding. */
+  tax: Decimal;
+  net: Decimal;
+}
+
+/**
+ * A dividend the member's holdings are entitled to (held at the end of the day before
+ * the ex-date) that no dividend transaction of that portfolio records yet. Amounts in
+ * `currency`, rounded to its minor unit.
+ */
+export interface DividendEntitlement {
+  portfolio_id: number;
+  portfolio_name: string;
+  instrument_id: InstrumentId;
+  name_ko: string;
+  name_en: string;
+  ticker: string;
+  ex_date: IsoDate;
+  pay_date: IsoDate | null;
+  /** Shares held at the end of the day before the ex-date. */
+  quantity: Decimal;
+  per_share: Decimal;
+  currency: string;
+  /** `quantity × per_share`. */
+  gross: Decimal;
+  /** Withholding at the instrument's country rate. */
+  tax: Decimal;
+  /** `gross − tax`. */
+  net: Decimal;
+  /**
+   * The portfolio's base currency per unit of `currency` (at the pay date, else the
+   * latest rate); `null` when `currency` is the portfolio's base currency.
+   */
+  fx_rate: Decimal | null;
+}
+
+/** `GET /api/me/dividends?currency=`. */
+export interface MyDividends {
+  received: ReceivedDividend[];
+  entitlements: DividendEntitlement[];
+  /** Always 12 months, starting with the current one. */
+  projection: ProjectedMonth[];
+  /** Per cent (`"2.31"` is 2.31 %); `null` without holdings. */
+  trailing_yield: Decimal | null;
+  /** Per cent; `null` without holdings. */
+  yield_on_cost: Decimal | null;
+}
+
+/** `POST /api/portfolios/{id}/transactions`: a transaction without its `id`. */
+export interface NewTransaction {
+  kind: 'dividend';
+  trade_date: IsoDate;
+  instrument_id: InstrumentId;
+  quantity: Decimal;
+  price: Decimal;
+  fee: Decimal;
+  tax: Decimal;
+  currency: string;
+  fx_rate: Decimal | null;
+  split: null;
+  note: string;
+}
+
+export interface Transaction extends NewTransaction {
+  id: number;
+}
+
+/** The API's `country` parameter for a stored filter (`ALL` → `all`). */
+export function countryParam(filter: CountryFilter): 'KR' | 'US' | 'all' {
+  return filter === 'ALL' ? 'all' : filter;
+}
+
+export const dividendKeys = {
+  calendar: (from: IsoDate, to: IsoDate, country: CountryFilter) => ['dividends', 'calendar', from, to, country] as const,
+  mine: (userId: number | null, currency: DividendCurrency) => [MEMBER_QUERY_ROOT, userId, 'dividends', currency] as const,
+};
+
+export function calendarQueryOptions(from: IsoDate, to: IsoDate, country: CountryFilter) {
+  return queryOptions({
+    queryKey: dividendKeys.calendar(from, to, country),
+    queryFn: ({ signal }) =>
+      apiRequest<CalendarDividend[]>('/api/dividends/calendar', {
+        query: { from, to, country: countryParam(country) },
+        signal,
+      }),
+    staleTime: 5 * 60_000,
+    // The previous month stays on screen (dimmed) while the next one loads: no jump.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The dividends with an ex-date or a pay date between `from` and `to` (inclusive). */
+export function useDividendCalendar(from: IsoDate, to: IsoDate, country: CountryFilter) {
+  return useQuery(calendarQueryOptions(from, to, country));
+}
+
+/** An answer of `GET /api/me/dividends` with the currency it was asked in. */
+export type MyDividendsIn = MyDividends & { currency: DividendCurrency };
+
+/** The member's dividends in `currency` (disabled for a visitor). */
+export function useMyDividends(currency: DividendCurrency) {
+  const { userId } = useAuth();
+  return useQuery({
+    queryKey: dividendKeys.mine(userId, currency),
+    queryFn: async ({ signal }): Promise<MyDividendsIn> => ({
+      ...(await apiRequest<MyDividends>('/api/me/dividends', { query: { currency }, signal })),
+      currency,
+    }),
+    enabled: userId !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The dividend transaction that records `entitlement`, paid on its pay date (else its ex-date). */
+export function entitlementTransaction(entitlement: DividendEntitlement): NewTransaction {
+  return {
+    kind: 'dividend',
+    trade_date: entitlement.pay_date ?? entitlement.ex_date,
+    instrument_id: entitlement.instrument_id,
+    quantity: entitlement.quantity,
+    price: entitlement.per_share,
+    fee: '0',
+    tax: entitlement.tax,
+    currency: entitlement.currency,
+    fx_rate: entitlement.fx_rate,
+    split: null,
+    note: '',
+  };
+}
+
+/** Identifies an entitlement on screen. */
+export function entitlementKey(e: Pick<DividendEntitlement, 'portfolio_id' | 'instrument_id' | 'ex_date'>): string {
+  return `${e.portfolio_id}|${e.instrument_id}|${e.ex_date}`;
+}
+
+/**
+ * Records an entitlement as a dividend transaction of its portfolio. Everything the
+ * member owns is refreshed afterwards: holdings, cash and returns change with it.
+ */
+export function useRecordEntitlement() {
+  const { userId } = useAuth();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (entitlement: DividendEntitlement) =>
+      apiRequest<Transaction>(`/api/portfolios/${encodeURIComponent(String(entitlement.portfolio_id))}/transactions`, {
+        method: 'POST',
+        body: entitlementTransaction(entitlement),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: [MEMBER_QUERY_ROOT, userId] }),
+  });
+}

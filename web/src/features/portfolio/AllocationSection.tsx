@@ -1,0 +1,217 @@
+import { useState } from 'react';
+import Big from 'big.js';
+import { intlLocale } from '@/shared/i18n/format';
+import { useLocale } from '@/shared/i18n/useLocale';
+import type { Locale } from '@/shared/lib/storage';
+import { toBig } from '@/shared/lib/money';
+import { instrumentNames } from '@/shared/market/ids';
+import { ALLOCATION_BYS, type AllocationBy, type CurrencyParam, type Slice, type Valuation } from './api-types';
+import { META_ID, useAllocation, type PortfolioRef } from './api';
+import { usePortfolioT, type PortfolioT } from './messages';
+import { Amount, LoadFailed, Percent } from './ui';
+
+const CASH_KEY = 'cash';
+const UNKNOWN_KEY = 'unknown';
+/** Slices drawn in their own colour; the rest are drawn together as one grey "other" arc. */
+const COLOURS = 8;
+
+/** What the meta portfolio can be split by from its valuation alone (sector needs each portfolio). */
+const META_BYS: readonly AllocationBy[] = ['holding', 'country', 'currency', 'asset_class'];
+
+interface Props {
+  id: PortfolioRef;
+  currency: CurrencyParam;
+  valuation: Valuation | undefined;
+}
+
+/** How the portfolio's value splits, by holding, sector, country, currency or asset class: a donut and its legend. */
+export function AllocationSection({ id, currency, valuation }: Props) {
+  const t = usePortfolioT();
+  const [by, setBy] = useState<AllocationBy>('holding');
+  const isMeta = id === META_ID;
+  const remote = useAllocation(id, by, currency);
+  const slices = isMeta ? (valuation ? metaSlices(valuation, by) : undefined) : remote.data;
+  const bys = isMeta ? META_BYS : ALLOCATION_BYS;
+
+  return (
+    <section className="card pf-section" aria-labelledby="pf-allocation-title" data-testid="allocation">
+      <div className="pf-section__head">
+        <h2 id="pf-allocation-title" className="pf-section__title">
+          {t('allocation.title')}
+        </h2>
+      </div>
+      <div className="pf-segmented pf-segmented--scroll" role="group" aria-label={t('allocation.title')}>
+        {bys.map((b) => (
+          <button
+            key={b}
+            type="button"
+            className="pf-segmented__button"
+            aria-pressed={by === b}
+            onClick={() => setBy(b)}
+            data-testid={`allocation-by-${b}`}
+          >
+            {t(`allocation.by.${b}`)}
+          </button>
+        ))}
+      </div>
+      {isMeta && <p className="pf-field__hint">{t('allocation.metaNote')}</p>}
+      {!isMeta && remote.isError && !remote.data ? (
+        <LoadFailed onRetry={() => void remote.refetch()} />
+      ) : !slices ? (
+        <div className="pf-allocation pf-allocation--loading" aria-busy="true" />
+      ) : slices.length === 0 ? (
+        <p className="pf-empty">{t('allocation.empty')}</p>
+      ) : (
+        <Donut
+          slices={slices}
+          by={by}
+          currency={valuation?.totals.currency ?? 'KRW'}
+          valuation={valuation}
+          dimmed={!isMeta && remote.isPlaceholderData}
+        />
+      )}
+    </section>
+  );
+}
+
+interface DonutProps {
+  slices: readonly Slice[];
+  by: AllocationBy;
+  currency: string;
+  valuation: Valuation | undefined;
+  dimmed: boolean;
+}
+
+function Donut({ slices, by, currency, valuation, dimmed }: DonutProps) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const label = (key: string) => sliceLabel(key, by, t, locale, valuation);
+  // Numbers for drawing only; every figure written out is the server's decimal string.
+  const arcs = slices.map((s) => Math.max(0, Number(s.weight_percent)));
+  const total = arcs.reduce((a, b) => a + b, 0) || 1;
+  let start = 0;
+  return (
+    <div className={`pf-allocation${dimmed ? ' pf-stale' : ''}`}>
+      <svg className="pf-donut" viewBox="0 0 42 42" role="img" aria-label={t('allocation.chartLabel', { by: t(`allocation.by.${by}`) })}>
+        <circle className="pf-donut__track" cx="21" cy="21" r="15.915" fill="none" strokeWidth="6" />
+        {arcs.map((a, i) => {
+          const length = (a / total) * 100;
+          const offset = 25 - start;
+          start += length;
+          if (length <= 0) return null;
+          return (
+            <circle
+              key={slices[i]!.key}
+              className={`pf-donut__arc pf-colour-${Math.min(i, COLOURS)}`}
+              cx="21"
+              cy="21"
+              r="15.915"
+              fill="none"
+              strokeWidth="6"
+              strokeDasharray={`${length} ${100 - length}`}
+              strokeDashoffset={offset}
+            />
+          );
+        })}
+      </svg>
+      <ul className="pf-legend" data-testid="allocation-legend">
+        {slices.map((s, i) => (
+          <li key={s.key} className="pf-legend__item" data-key={s.key}>
+            <span className={`pf-legend__swatch pf-colour-${Math.min(i, COLOURS)}`} aria-hidden="true" />
+            <span className="pf-legend__label">{label(s.key)}</span>
+            <Percent value={s.weight_percent} weight className="pf-legend__weight" />
+            <Amount value={s.value} currency={currency} size="sm" className="pf-legend__value" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function displayName(locale: Locale, type: 'region' | 'currency', code: string): string {
+  try {
+    return new Intl.DisplayNames([intlLocale(locale)], { type }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+const isSector = (key: string, t: PortfolioT): string | undefined => {
+  const known = [
+    'Information Technology',
+    'Communication Services',
+    'Consumer Discretionary',
+    'Consumer Staples',
+    'Energy',
+    'Financials',
+    'Health Care',
+    'Industrials',
+    'Materials',
+    'Real Estate',
+    'Utilities',
+  ] as const;
+  const hit = known.find((k) => k === key);
+  return hit ? t(`sectors.${hit}`) : undefined;
+};
+
+/** A slice's name: the holding's name, a translated sector, a country's or currency's name. */
+export function sliceLabel(key: string, by: AllocationBy, t: PortfolioT, locale: Locale, valuation?: Valuation): string {
+  if (key === CASH_KEY) return t('allocation.cash');
+  if (key === UNKNOWN_KEY) return t('allocation.unknown');
+  switch (by) {
+    case 'holding': {
+      const h = valuation?.holdings.find((x) => x.instrument === key);
+      return h ? instrumentNames(h, locale).primary || h.ticker : key.slice(key.indexOf(':') + 1);
+    }
+    case 'sector':
+      return isSector(key, t) ?? key;
+    case 'country':
+      return /^[A-Z]{2}$/.test(key) ? displayName(locale, 'region', key) : key;
+    case 'currency':
+      return /^[A-Z]{3}$/.test(key) ? `${key} · ${displayName(locale, 'currency', key)}` : key;
+    case 'asset_class':
+      return key === 'stock' || key === 'etf' || key === 'crypto' || key === 'other' ? t(`allocation.assetClass.${key}`) : key;
+  }
+}
+
+/** The exchange's country for the meta portfolio's split (`KRX:005930` → `KR`). */
+function countryOf(instrument: string): string {
+  const exchange = instrument.slice(0, instrument.indexOf(':'));
+  if (exchange === 'KRX') return 'KR';
+  if (exchange === 'NYSE' || exchange === 'NASDAQ') return 'US';
+  return UNKNOWN_KEY;
+}
+
+function assetClassOf(kind: string): string {
+  return kind === 'stock' || kind === 'etf' || kind === 'crypto' ? kind : 'other';
+}
+
+/**
+ * The meta portfolio's allocation, worked out from its valuation (the API gives
+ * allocation per portfolio): holdings and cash summed by key with big.js, largest first.
+ */
+export function metaSlices(valuation: Valuation, by: AllocationBy): Slice[] {
+  const sums = new Map<string, { value: Big; weight: Big }>();
+  const add = (key: string, value: string, weight: string) => {
+    const prev = sums.get(key) ?? { value: new Big(0), weight: new Big(0) };
+    sums.set(key, { value: prev.value.plus(toBig(value)), weight: prev.weight.plus(toBig(weight)) });
+  };
+  for (const h of valuation.holdings) {
+    const key =
+      by === 'holding'
+        ? h.instrument
+        : by === 'currency'
+          ? h.trade_currency
+          : by === 'country'
+            ? countryOf(h.instrument)
+            : by === 'asset_class'
+              ? assetClassOf(h.kind)
+              : UNKNOWN_KEY;
+    add(key, h.market_value_total, h.weight_percent);
+  }
+  for (const c of valuation.cash) add(by === 'currency' ? c.currency : CASH_KEY, c.amount_total, c.weight_percent);
+  return [...sums]
+    .filter(([, s]) => !s.value.eq(0))
+    .map(([key, s]) => ({ key, value: s.value.toFixed(), weight_percent: s.weight.toFixed() }))
+    .sort((a, b) => toBig(b.value).cmp(toBig(a.value)));
+}

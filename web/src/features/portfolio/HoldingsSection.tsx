@@ -1,0 +1,258 @@
+import { useId, useSyncExternalStore } from 'react';
+import { PORTFOLIO_SORT_KEYS, type PortfolioSort } from '@/shared/lib/storage';
+import { useLocale } from '@/shared/i18n/useLocale';
+import { instrumentNames, stockPath } from '@/shared/market/ids';
+import { AppLink } from '@/shared/ui/AppLink';
+import type { Holding } from './api-types';
+import { formatQuantity } from './format';
+import { usePortfolioT } from './messages';
+import { useHoldingsSort } from './prefs';
+import { sortHoldings } from './sort';
+import { Amount, Change, Percent } from './ui';
+
+type SortKey = PortfolioSort['key'];
+
+/** Wide enough for the holdings table; narrower screens get a list of rows. */
+const WIDE_QUERY = '(min-width: 720px)';
+
+function subscribeWide(onChange: () => void): () => void {
+  const query = window.matchMedia?.(WIDE_QUERY);
+  query?.addEventListener?.('change', onChange);
+  return () => query?.removeEventListener?.('change', onChange);
+}
+
+/** Whether the screen is wide; `true` where media queries cannot be asked. */
+export function useWideScreen(): boolean {
+  return useSyncExternalStore(subscribeWide, () => window.matchMedia?.(WIDE_QUERY).matches ?? true, () => true);
+}
+
+/** The holdings, sorted as the member chose (`PORTFOLIO_SORT`): a table when wide, rows on phones. */
+export function HoldingsSection({ holdings, dimmed }: { holdings: readonly Holding[]; dimmed: boolean }) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const [sort, setSort] = useHoldingsSort();
+  const wide = useWideScreen();
+  const sorted = sortHoldings(holdings, sort, locale);
+
+  return (
+    <section className="card pf-section" aria-labelledby="pf-holdings-title" data-testid="holdings">
+      <div className="pf-section__head">
+        <h2 id="pf-holdings-title" className="pf-section__title">
+          {t('holdings.title')}
+        </h2>
+        {holdings.length > 1 && <SortControls sort={sort} onChange={setSort} />}
+      </div>
+      {holdings.length === 0 ? (
+        <p className="pf-empty">{t('holdings.empty')}</p>
+      ) : wide ? (
+        <HoldingsTable holdings={sorted} sort={sort} onSort={setSort} dimmed={dimmed} />
+      ) : (
+        <ul className={`pf-holding-rows${dimmed ? ' pf-stale' : ''}`} data-testid="holding-rows">
+          {sorted.map((h) => (
+            <HoldingRow key={h.instrument} holding={h} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** A sort key and direction, kept in `PORTFOLIO_SORT`. */
+function SortControls({ sort, onChange }: { sort: PortfolioSort; onChange: (sort: PortfolioSort) => void }) {
+  const t = usePortfolioT();
+  const id = useId();
+  const dirLabel = sort.dir === 'asc' ? t('holdings.ascending') : t('holdings.descending');
+  return (
+    <div className="pf-sort">
+      <label htmlFor={id} className="pf-sort__label">
+        {t('holdings.sort')}
+      </label>
+      <select
+        id={id}
+        className="pf-sort__select"
+        value={sort.key}
+        onChange={(e) => onChange({ key: e.target.value as SortKey, dir: sort.dir })}
+        data-testid="sort-key"
+      >
+        {PORTFOLIO_SORT_KEYS.map((k) => (
+          <option key={k} value={k}>
+            {t(`holdings.sortKeys.${k}`)}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="pf-sort__dir button button--secondary"
+        onClick={() => onChange({ key: sort.key, dir: sort.dir === 'asc' ? 'desc' : 'asc' })}
+        aria-label={t('holdings.sortDirection', { dir: dirLabel })}
+        data-testid="sort-dir"
+        data-dir={sort.dir}
+      >
+        <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d={sort.dir === 'asc' ? 'M12 19V5m-6 6 6-6 6 6' : 'M12 5v14m-6-6 6 6 6-6'} strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}
+
+interface TableProps {
+  holdings: readonly Holding[];
+  sort: PortfolioSort;
+  onSort: (sort: PortfolioSort) => void;
+  dimmed: boolean;
+}
+
+function HoldingsTable({ holdings, sort, onSort, dimmed }: TableProps) {
+  const t = usePortfolioT();
+  const header = (label: string, key?: SortKey, numeric = true) => {
+    const active = key !== undefined && sort.key === key;
+    const ariaSort = active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+    return (
+      <th scope="col" className={numeric ? 'pf-num' : undefined} aria-sort={ariaSort}>
+        {key ? (
+          <button
+            type="button"
+            className="pf-th-button"
+            onClick={() => onSort({ key, dir: active && sort.dir === 'desc' ? 'asc' : active ? 'desc' : key === 'name' ? 'asc' : 'desc' })}
+            data-testid={`sort-header-${key}`}
+          >
+            {label}
+            <span aria-hidden="true" className="pf-th-button__mark">
+              {active ? (sort.dir === 'asc' ? '▲' : '▼') : ''}
+            </span>
+          </button>
+        ) : (
+          label
+        )}
+      </th>
+    );
+  };
+  return (
+    <div className="pf-table-wrap">
+      <table className={`pf-table${dimmed ? ' pf-stale' : ''}`} data-testid="holdings-table">
+        <thead>
+          <tr>
+            {header(t('holdings.name'), 'name', false)}
+            {header(t('holdings.quantity'))}
+            {header(t('holdings.averageCost'))}
+            {header(t('holdings.price'))}
+            {header(t('holdings.value'), 'value')}
+            {header(t('holdings.gain'))}
+            {header(t('holdings.returnPercent'), 'return')}
+            {header(t('holdings.weight'))}
+            {header(t('holdings.dayChange'), 'dailyChange')}
+          </tr>
+        </thead>
+        <tbody>
+          {holdings.map((h) => (
+            <HoldingTableRow key={h.instrument} holding={h} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function HoldingName({ holding }: { holding: Holding }) {
+  const locale = useLocale();
+  const t = usePortfolioT();
+  const { primary } = instrumentNames(holding, locale);
+  return (
+    <span className="pf-holding__names">
+      <AppLink to={stockPath(holding.instrument)} className="pf-holding__name" data-testid="holding-name">
+        {primary || holding.ticker}
+      </AppLink>
+      <span className="pf-holding__ticker">
+        {holding.ticker}
+        {holding.price_missing && <span className="pf-badge">{t('holdings.priceMissing')}</span>}
+      </span>
+    </span>
+  );
+}
+
+function HoldingTableRow({ holding: h }: { holding: Holding }) {
+  const locale = useLocale();
+  return (
+    <tr data-testid="holding" data-id={h.instrument}>
+      <th scope="row">
+        <HoldingName holding={h} />
+      </th>
+      <td className="pf-num">{formatQuantity(h.quantity, locale)}</td>
+      <td className="pf-num">
+        <Amount value={h.average_cost} currency={h.currency} unit />
+      </td>
+      <td className="pf-num">
+        <Amount value={h.price} currency={h.currency} unit />
+      </td>
+      <td className="pf-num">
+        <Amount value={h.market_value} currency={h.currency} testId="holding-value" />
+      </td>
+      <td className="pf-num">
+        <Amount value={h.unrealised_gain} currency={h.currency} signed />
+      </td>
+      <td className="pf-num">
+        <Percent value={h.return_percent} testId="holding-return" />
+      </td>
+      <td className="pf-num">
+        <Percent value={h.weight_percent} weight />
+      </td>
+      <td className="pf-num">
+        <Change amount={h.day_change} percent={h.day_change_percent} currency={h.currency} size="sm" />
+      </td>
+    </tr>
+  );
+}
+
+/** One holding on a phone: name and value on top, the rest in two short lines. */
+function HoldingRow({ holding: h }: { holding: Holding }) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  return (
+    <li className="pf-holding-row" data-testid="holding" data-id={h.instrument}>
+      <div className="pf-holding-row__top">
+        <HoldingName holding={h} />
+        <span className="pf-holding-row__value">
+          <Amount value={h.market_value} currency={h.currency} testId="holding-value" />
+          <Percent value={h.return_percent} testId="holding-return" />
+        </span>
+      </div>
+      <dl className="pf-holding-row__figures">
+        <div>
+          <dt>{t('holdings.quantity')}</dt>
+          <dd>{t('holdings.shares', { quantity: formatQuantity(h.quantity, locale) })}</dd>
+        </div>
+        <div>
+          <dt>{t('holdings.averageCost')}</dt>
+          <dd>
+            <Amount value={h.average_cost} currency={h.currency} unit size="sm" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('holdings.price')}</dt>
+          <dd>
+            <Amount value={h.price} currency={h.currency} unit size="sm" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('holdings.gain')}</dt>
+          <dd>
+            <Amount value={h.unrealised_gain} currency={h.currency} signed size="sm" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('holdings.weight')}</dt>
+          <dd>
+            <Percent value={h.weight_percent} weight />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('holdings.dayChange')}</dt>
+          <dd>
+            <Change amount={h.day_change} percent={h.day_change_percent} currency={h.currency} size="sm" />
+          </dd>
+        </div>
+      </dl>
+    </li>
+  );
+}

@@ -1,0 +1,144 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setLocale } from '@/shared/i18n/i18n';
+import { jsonResponse, TEST_META } from '@/test/fetch';
+import { renderApp } from '@/test/renderApp';
+import { makeToken } from '@/test/tokens';
+import { ToastArea } from '@/shared/ui/toast';
+import { apiError, importPreview, portfolio, portfolioApi } from './fixtures';
+import { ImportRoute, messagesReady } from './pages';
+
+const GOOD_CSV = 'date,type,instrument,quantity,price,currency\n2026-03-01,deposit,,,10000000,KRW\n2026-03-05,buy,KRX:005930,100,65000,KRW\n';
+const BAD_CSV = 'date,type,instrument,quantity,price\n2026-13-01,buy,KRX:005930,1.5,-3\nyesterday,매수,XX,1,1\n';
+
+const BAD_PREVIEW = importPreview({
+  rows: [],
+  errors: [
+    { line: 2, column: 'date', code: 'invalid_date', message: 'not a date: 2026-13-01' },
+    { line: 2, column: 'quantity', code: 'fractional_shares', message: 'KRX shares are whole' },
+    { line: 3, column: 'instrument', code: 'invalid_instrument', message: 'not an instrument: XX' },
+    { line: 3, column: null, code: 'something_new', message: 'a problem the app has no words for' },
+  ],
+  warnings: [{ line: 4, column: 'instrument', code: 'dividend_not_held', message: 'not held' }],
+  ignored_columns: ['memo2'],
+});
+
+const fallback = (url: URL) =>
+  url.pathname === '/api/meta' ? jsonResponse(TEST_META) : jsonResponse({ code: 'not_found', message: 'nf', request_id: 't' }, { status: 404 });
+
+function importApi(overrides: Parameters<typeof portfolioApi>[0] = {}) {
+  return portfolioApi(
+    {
+      'GET /api/portfolios/7': () => portfolio(),
+      'POST /api/portfolios/7/import/preview': (call) => (call.body === BAD_CSV ? BAD_PREVIEW : importPreview()),
+      'POST /api/portfolios/7/import': () => ({ imported: 1, skipped_duplicates: 1 }),
+      ...overrides,
+    },
+    fallback,
+  );
+}
+
+function renderImport(api: ReturnType<typeof importApi>) {
+  return renderApp({
+    route: '/portfolios/7/import',
+    api: api.handler,
+    ui: (
+      <>
+        <ToastArea />
+        <Routes>
+          <Route path="/portfolios/:id/import" element={<ImportRoute />} />
+          <Route path="/portfolios/:id" element={<p data-testid="detail-page" />} />
+        </Routes>
+      </>
+    ),
+  });
+}
+
+function choose(csv: string, name = 'trades.csv') {
+  const file = new File([csv], name, { type: 'text/csv' });
+  fireEvent.change(screen.getByTestId('file-input'), { target: { files: [file] } });
+}
+
+beforeAll(async () => {
+  await messagesReady;
+});
+
+beforeEach(() => {
+  window.localStorage.setItem('AUTH_TOKEN', makeToken({ userId: 7 }));
+});
+
+describe('import wizard', () => {
+  it('previews a good file with duplicates marked, then imports it', async () => {
+    const api = importApi();
+    renderImport(api);
+    choose(GOOD_CSV);
+    const preview = await screen.findByTestId('import-preview');
+    const [call] = api.find('POST', '/api/portfolios/7/import/preview');
+    expect(call!.body).toBe(GOOD_CSV);
+    expect(call!.contentType).toBe('text/csv; charset=utf-8');
+    expect(within(preview).getByTestId('import-summary').textContent).toBe('2건 중 새 거래 1건, 이미 있는 거래 1건');
+    const rows = within(preview).getAllByTestId('import-row');
+    expect(rows.map((r) => r.getAttribute('data-duplicate'))).toEqual(['true', 'false']);
+    expect(within(rows[0]!).getByText('이미 있음')).toBeTruthy();
+    expect(within(rows[1]!).getByText('새 거래')).toBeTruthy();
+    expect(api.find('POST', '/api/portfolios/7/import')).toHaveLength(0);
+
+    const apply = screen.getByTestId('import-apply') as HTMLButtonElement;
+    expect(apply.disabled).toBe(false);
+    expect(apply.textContent).toBe('새 거래 1건 가져오기');
+    fireEvent.click(apply);
+    expect((await screen.findByTestId('import-done')).textContent).toContain('1건을 가져왔습니다. 이미 있던 1건은 건너뛰었습니다.');
+    expect(api.find('POST', '/api/portfolios/7/import')[0]!.body).toBe(GOOD_CSV);
+    fireEvent.click(screen.getByTestId('import-back'));
+    await screen.findByTestId('detail-page');
+  });
+
+  it('names each bad line (line, column, problem) and keeps the import disabled', async () => {
+    renderImport(importApi());
+    choose(BAD_CSV);
+    const errors = await screen.findByTestId('import-errors');
+    expect(within(errors).getByRole('heading').textContent).toBe('고쳐야 할 줄 2개');
+    expect(within(errors).getAllByTestId('import-error').map((e) => e.textContent)).toEqual([
+      '2번째 줄 · ‘date’ 열: 날짜를 읽을 수 없습니다. 예: 2026-03-04',
+      '2번째 줄 · ‘quantity’ 열: 국내 주식은 1주 단위로만 거래합니다.',
+      '3번째 줄 · ‘instrument’ 열: 종목을 읽을 수 없습니다. 예: KRX:005930, NASDAQ:AAPL, 005930',
+      '3번째 줄 · 줄 전체: a problem the app has no words for',
+    ]);
+    expect(within(screen.getByTestId('import-warnings')).getByText('읽지 않은 열: memo2')).toBeTruthy();
+    const apply = screen.getByTestId('import-apply') as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    expect(document.getElementById(apply.getAttribute('aria-describedby')!)!.textContent).toBe('오류가 있는 줄을 고친 뒤 다시 올려 주세요.');
+  });
+
+  it('shows the errors of an import the server refuses, and nothing is stored', async () => {
+    const api = importApi({
+      'POST /api/portfolios/7/import': () =>
+        apiError(422, 'invalid_import', { errors: [{ line: 3, column: 'quantity', code: 'sell_exceeds_holding', message: 'sells more than held' }] }),
+    });
+    renderImport(api);
+    choose(GOOD_CSV);
+    fireEvent.click(await screen.findByTestId('import-apply'));
+    const errors = await screen.findByTestId('import-errors');
+    expect(within(errors).getByTestId('import-error').textContent).toBe('3번째 줄 · ‘quantity’ 열: 그날 보유한 수량보다 많이 팔 수 없습니다.');
+    expect((screen.getByTestId('import-apply') as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByText('가져오지 못했습니다. 아무것도 저장되지 않았습니다.')).toBeTruthy();
+  });
+
+  it('refuses what is not a CSV before sending anything', async () => {
+    const api = importApi();
+    renderImport(api);
+    const file = new File(['x'], 'photo.png', { type: 'image/png' });
+    fireEvent.change(screen.getByTestId('file-input'), { target: { files: [file] } });
+    await waitFor(() => expect(screen.getByTestId('import-problem').textContent).toBe('CSV 파일만 올릴 수 있습니다.'));
+    expect(api.find('POST', '/api/portfolios/7/import/preview')).toHaveLength(0);
+  });
+
+  it('reads in English', async () => {
+    await setLocale('en');
+    renderImport(importApi());
+    choose(BAD_CSV);
+    const errors = await screen.findByTestId('import-errors');
+    expect(within(errors).getAllByTestId('import-error')[0]!.textContent).toBe('Line 2 · column “date”: Cannot read the date, e.g. 2026-03-04.');
+  });
+});

@@ -1,0 +1,375 @@
+import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { ApiError } from '@/shared/api/client';
+import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { formatNumber } from '@/shared/i18n/format';
+import { useLocale } from '@/shared/i18n/useLocale';
+import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { AppLink } from '@/shared/ui/AppLink';
+import { useToast } from '@/shared/ui/toast';
+import type { ImportError, ImportPreview, ImportResult } from './api-types';
+import { downloadExport, IMPORT_MAX_BYTES, parsePortfolioRef, previewImport, useImport, usePortfolio } from './api';
+import { failureMessage } from './fields';
+import { formatQuantity, formatTradeDate } from './format';
+import { usePortfolioT, type PortfolioKey, type PortfolioT } from './messages';
+import { Amount } from './ui';
+import './portfolio.css';
+
+/** `/portfolios/:id/import`, for members. */
+export function ImportRoute() {
+  return (
+    <RequireAuth>
+      <ImportPage />
+    </RequireAuth>
+  );
+}
+
+const ISSUE_CODES = [
+  'currency_unsupported',
+  'instrument_missing',
+  'instrument_unexpected',
+  'quantity_not_positive',
+  'price_not_positive',
+  'fractional_shares',
+  'fee_negative',
+  'tax_negative',
+  'fx_rate_missing',
+  'fx_rate_not_positive',
+  'split_ratio_invalid',
+  'sell_exceeds_holding',
+  'split_not_held',
+  'currency_mismatch',
+  'dividend_not_held',
+  'fx_rate_unavailable',
+  'empty_file',
+  'missing_column',
+  'malformed_row',
+  'invalid_date',
+  'invalid_type',
+  'invalid_number',
+  'invalid_instrument',
+  'invalid_ratio',
+] as const;
+
+/** A row problem in the member's language (by its code), else the server's message. */
+export function issueMessage(t: PortfolioT, issue: Pick<ImportError, 'code' | 'message'>): string {
+  const code = ISSUE_CODES.find((c) => c === issue.code);
+  return code ? t(`issues.${code}` as PortfolioKey) : issue.message;
+}
+
+/** A file's text as UTF-8 (`FileReader`: `Blob#text` is missing in older WebViews). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file, 'utf-8');
+  });
+}
+
+const isCsv = (file: File) => /\.csv$/i.test(file.name) || file.type === 'text/csv' || file.type === 'application/vnd.ms-excel';
+
+/** The `errors` of a refused import (422), when the answer carries them. */
+function errorsOf(error: unknown): ImportError[] | undefined {
+  const details = error instanceof ApiError ? (error as ApiError & { details?: unknown }).details : undefined;
+  return Array.isArray(details) ? (details as ImportError[]) : undefined;
+}
+
+type Stage =
+  | { step: 'choose' }
+  | { step: 'preview'; name: string; size: number; csv: string; preview: ImportPreview }
+  | { step: 'done'; result: ImportResult };
+
+/**
+ * The import wizard: choose or drop a CSV → the server's preview (duplicates marked,
+ * each bad line named with its column and problem) → import, allowed only when no line
+ * is bad → what was imported. Nothing is stored before the last step.
+ */
+export function ImportPage() {
+  const t = usePortfolioT();
+  usePageMeta({ title: t('meta.import.title'), description: t('meta.import.description') });
+  const { id: raw } = useParams();
+  const ref = parsePortfolioRef(raw);
+  if (typeof ref !== 'number') {
+    return (
+      <div className="pf-page">
+        <div className="pf-message" role="alert">
+          <p>{t('notFound')}</p>
+          <AppLink to="/portfolios" className="button button--secondary">
+            {t('backToList')}
+          </AppLink>
+        </div>
+      </div>
+    );
+  }
+  return <Wizard portfolioId={ref} />;
+}
+
+function Wizard({ portfolioId }: { portfolioId: number }) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const toast = useToast();
+  const portfolio = usePortfolio(portfolioId);
+  const [stage, setStage] = useState<Stage>({ step: 'choose' });
+  const [problem, setProblem] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const backTo = `/portfolios/${portfolioId}`;
+  const name = portfolio.data?.name ?? '';
+
+  const preview = useMutation({ mutationFn: (csv: string) => previewImport(portfolioId, csv) });
+  const apply = useImport(portfolioId);
+
+  const readFile = async (file: File | undefined) => {
+    if (!file) return;
+    setProblem('');
+    if (!isCsv(file)) return setProblem(t('import.notCsv'));
+    if (file.size > IMPORT_MAX_BYTES) return setProblem(t('import.tooLarge'));
+    let csv: string;
+    try {
+      csv = await readText(file);
+    } catch {
+      return setProblem(t('import.readFailed'));
+    }
+    preview.mutate(csv, {
+      onSuccess: (result) => setStage({ step: 'preview', name: file.name, size: file.size, csv, preview: result }),
+      onError: (error) => setProblem(failureMessage(t, error, t('import.previewFailed'))),
+    });
+  };
+
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
+    void readFile(event.target.files?.[0]);
+    event.target.value = '';
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    void readFile(event.dataTransfer.files?.[0]);
+  };
+
+  const onApply = () => {
+    if (stage.step !== 'preview') return;
+    apply.mutate(stage.csv, {
+      onSuccess: (result) => setStage({ step: 'done', result }),
+      onError: (error) => {
+        const errors = errorsOf(error);
+        if (errors) setStage({ ...stage, preview: { ...stage.preview, errors } });
+        toast.show(t('import.failed'), { tone: 'error' });
+      },
+    });
+  };
+
+  const restart = () => {
+    setStage({ step: 'choose' });
+    setProblem('');
+    requestAnimationFrame(() => inputRef.current?.focus());
+  };
+
+  const onExport = () => {
+    downloadExport(portfolioId, `${name || 'portfolio'}.csv`).catch((error: unknown) =>
+      toast.show(failureMessage(t, error, t('detail.exportFailed')), { tone: 'error' }),
+    );
+  };
+
+  return (
+    <div className="pf-page" data-testid="import-page">
+      <nav className="pf-breadcrumb" aria-label={name || t('backToList')}>
+        <AppLink to={backTo}>{name || t('backToList')}</AppLink>
+      </nav>
+      <h1 className="pf-title">{t('import.title')}</h1>
+
+      {stage.step === 'choose' && (
+        <section className="card pf-section">
+          <p>{t('import.intro')}</p>
+          <p className="pf-field__hint">{t('import.formatHint')}</p>
+          <div
+            className={`pf-drop${dragging ? ' pf-drop--over' : ''}`}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            data-testid="drop-zone"
+            aria-busy={preview.isPending}
+          >
+            <span>{t('import.drop')}</span>
+            <label htmlFor={inputId} className="button button--primary pf-drop__button">
+              {preview.isPending ? t('import.previewing') : t('import.choose')}
+            </label>
+            <input
+              ref={inputRef}
+              id={inputId}
+              className="pf-drop__input"
+              type="file"
+              accept=".csv,text/csv"
+              onChange={onPick}
+              disabled={preview.isPending}
+              data-testid="file-input"
+            />
+          </div>
+          <p className="pf-form__message" role="alert" data-testid="import-problem">
+            {problem}
+          </p>
+          <button type="button" className="pf-link-button" onClick={onExport} data-testid="export-link">
+            {t('import.export')}
+          </button>
+        </section>
+      )}
+
+      {stage.step === 'preview' && (
+        <PreviewStep
+          stage={stage}
+          applying={apply.isPending}
+          onApply={onApply}
+          onRestart={restart}
+          locale={locale}
+        />
+      )}
+
+      {stage.step === 'done' && (
+        <section className="card pf-section" data-testid="import-done">
+          <p role="status" className="pf-done">
+            {t('import.done', { imported: stage.result.imported, skipped: stage.result.skipped_duplicates })}
+          </p>
+          <div className="pf-form__actions">
+            <button type="button" className="button button--secondary" onClick={restart}>
+              {t('import.another')}
+            </button>
+            <AppLink to={backTo} className="button button--primary" data-testid="import-back">
+              {t('import.toPortfolio')}
+            </AppLink>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+interface PreviewProps {
+  stage: Extract<Stage, { step: 'preview' }>;
+  applying: boolean;
+  onApply: () => void;
+  onRestart: () => void;
+  locale: 'ko' | 'en';
+}
+
+function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewProps) {
+  const t = usePortfolioT();
+  const { preview } = stage;
+  const duplicates = preview.rows.filter((r) => r.duplicate).length;
+  const fresh = preview.rows.length - duplicates;
+  const bad = preview.errors.length > 0;
+  const badLines = new Set(preview.errors.map((e) => e.line));
+  const blockedId = useId();
+  const size = formatNumber(Math.max(1, Math.ceil(stage.size / 1024)), locale) + ' KB';
+
+  return (
+    <section className="card pf-section" data-testid="import-preview" aria-labelledby="pf-preview-title">
+      <h2 id="pf-preview-title" className="pf-section__title">
+        {t('import.file', { name: stage.name, size })}
+      </h2>
+      <p data-testid="import-summary">{t('import.summary', { rows: preview.rows.length, fresh, duplicates })}</p>
+
+      {bad && (
+        <div className="pf-issues pf-issues--error" role="alert" data-testid="import-errors">
+          <h3 className="pf-issues__title">{t('import.errorsTitle', { count: badLines.size })}</h3>
+          <ul>
+            {preview.errors.map((e, i) => (
+              <li key={`${e.line}-${e.column ?? ''}-${i}`} data-testid="import-error" data-line={e.line}>
+                <strong>{t('import.errorLine', { line: e.line })}</strong> ·{' '}
+                {e.column ? t('import.errorColumn', { column: e.column }) : t('import.errorNoColumn')}: {issueMessage(t, e)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {(preview.warnings.length > 0 || preview.ignored_columns.length > 0) && (
+        <div className="pf-issues" data-testid="import-warnings">
+          <h3 className="pf-issues__title">{t('import.warningsTitle')}</h3>
+          <ul>
+            {preview.warnings.map((w, i) => (
+              <li key={`w-${w.line}-${i}`}>
+                <strong>{t('import.errorLine', { line: w.line })}</strong> · {issueMessage(t, w)}
+              </li>
+            ))}
+            {preview.ignored_columns.length > 0 && <li>{t('import.ignoredColumns', { columns: preview.ignored_columns.join(', ') })}</li>}
+          </ul>
+        </div>
+      )}
+
+      {preview.rows.length > 0 && (
+        <div className="pf-table-wrap">
+          <table className="pf-table pf-table--import" data-testid="import-rows">
+            <thead>
+              <tr>
+                <th scope="col">{t('import.line')}</th>
+                <th scope="col">{t('transactions.date')}</th>
+                <th scope="col">{t('transactions.kind')}</th>
+                <th scope="col">{t('transactions.instrument')}</th>
+                <th scope="col" className="pf-num">
+                  {t('form.quantity')}
+                </th>
+                <th scope="col" className="pf-num">
+                  {t('form.price')}
+                </th>
+                <th scope="col">{t('import.status')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.rows.map((r) => (
+                <tr key={r.line} className={r.duplicate ? 'pf-row--duplicate' : undefined} data-testid="import-row" data-duplicate={r.duplicate}>
+                  <td>{r.line}</td>
+                  <td>{formatTradeDate(r.transaction.trade_date, locale)}</td>
+                  <td>{t(`kinds.${r.transaction.kind}`)}</td>
+                  <td>{r.transaction.instrument_id ?? ''}</td>
+                  <td className="pf-num">{r.transaction.kind === 'split' ? '' : formatQuantity(r.transaction.quantity, locale)}</td>
+                  <td className="pf-num">
+                    {r.transaction.kind === 'split' ? (
+                      r.transaction.split ? `${r.transaction.split.numerator}:${r.transaction.split.denominator}` : ''
+                    ) : (
+                      <Amount value={r.transaction.price} currency={r.transaction.currency} unit size="sm" />
+                    )}
+                  </td>
+                  <td>
+                    <span className={`pf-badge${r.duplicate ? '' : ' pf-badge--new'}`}>{r.duplicate ? t('import.duplicate') : t('import.fresh')}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {bad ? (
+        <p id={blockedId} className="pf-field__error">
+          {t('import.applyBlocked')}
+        </p>
+      ) : (
+        fresh === 0 && (
+          <p id={blockedId} className="pf-field__hint">
+            {t('import.nothingNew')}
+          </p>
+        )
+      )}
+      <div className="pf-form__actions">
+        <button type="button" className="button button--secondary" onClick={onRestart} disabled={applying}>
+          {t('import.another')}
+        </button>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={onApply}
+          disabled={bad || fresh === 0 || applying}
+          aria-describedby={bad || fresh === 0 ? blockedId : undefined}
+          data-testid="import-apply"
+        >
+          {applying ? t('import.applying') : t('import.apply', { count: fresh })}
+        </button>
+      </div>
+    </section>
+  );
+}

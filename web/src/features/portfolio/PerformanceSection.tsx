@@ -1,0 +1,153 @@
+import { lazy, Suspense, useState } from 'react';
+import { useLocale } from '@/shared/i18n/useLocale';
+import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
+import { BENCHMARKS, PERIODS, type Benchmark, type CurrencyParam, type PeriodKey, type PeriodReturn } from './api-types';
+import { usePerformance, type PortfolioRef } from './api';
+import { explanationText } from './explain';
+import { usePortfolioT } from './messages';
+import { useAmountsLocked } from './prefs';
+import { Amount, LoadFailed, Percent } from './ui';
+
+// lightweight-charts comes with the chart itself, in its own chunk.
+const ValueChart = lazy(() => import('./ValueChart'));
+
+const benchmarkName = (b: Benchmark) => (b === 'INDEX:KOSPI' ? 'KOSPI' : 'SPX');
+
+interface Props {
+  id: PortfolioRef;
+  currency: CurrencyParam;
+  /** The benchmark shown first: KOSPI for a won portfolio, the S&P 500 for a dollar one. */
+  defaultBenchmark: Benchmark;
+  /** The totals' currency, for the gains. */
+  totalsCurrency: string;
+}
+
+/** The value history against a benchmark, the period returns (TWR, MWR, simple) and why they differ. */
+export function PerformanceSection({ id, currency, defaultBenchmark, totalsCurrency }: Props) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const [locked] = useAmountsLocked();
+  const [benchmark, setBenchmark] = useState<Benchmark>(defaultBenchmark);
+  const [period, setPeriod] = useState<PeriodKey>('ALL');
+  const performance = usePerformance(id, currency, benchmark);
+  const data = performance.data;
+  const periods = data ? PERIODS.flatMap((p) => data.periods.filter((x) => x.period === p)) : [];
+  const chosen = periods.find((p) => p.period === period) ?? periods.at(-1);
+  const benchmarkLabel = t(`performance.benchmarks.${benchmarkName(benchmark)}`);
+
+  return (
+    <section className="card pf-section" aria-labelledby="pf-performance-title" data-testid="performance">
+      <div className="pf-section__head">
+        <h2 id="pf-performance-title" className="pf-section__title">
+          {t('performance.title')}
+        </h2>
+        <div className="pf-segmented" role="group" aria-label={t('performance.benchmark')}>
+          {BENCHMARKS.map((b) => (
+            <button
+              key={b}
+              type="button"
+              className="pf-segmented__button"
+              aria-pressed={benchmark === b}
+              onClick={() => setBenchmark(b)}
+              data-testid={`benchmark-${benchmarkName(b)}`}
+            >
+              {t(`performance.benchmarks.${benchmarkName(b)}`)}
+            </button>
+          ))}
+        </div>
+      </div>
+
+      {performance.isError && !data ? (
+        <LoadFailed onRetry={() => void performance.refetch()} />
+      ) : !data ? (
+        <div className="pf-chart pf-chart--placeholder" aria-busy="true" />
+      ) : data.points.length < 2 && periods.length === 0 ? (
+        <p className="pf-empty">{t('performance.empty')}</p>
+      ) : (
+        <>
+          {data.points.length >= 2 && (
+            <figure className={`pf-chart${performance.isPlaceholderData ? ' pf-stale' : ''}`} aria-label={t('performance.chartLabel', { benchmark: benchmarkLabel })}>
+              <ErrorBoundary>
+                <Suspense fallback={<div className="pf-chart__canvas" />}>
+                  <ValueChart points={data.points} locked={locked} valueLabel={t('performance.value')} benchmarkLabel={benchmarkLabel} />
+                </Suspense>
+              </ErrorBoundary>
+              <figcaption className="pf-chart__legend">
+                <span className="pf-chart__key pf-chart__key--value">{t('performance.value')}</span>
+                <span className="pf-chart__key pf-chart__key--benchmark">{benchmarkLabel}</span>
+              </figcaption>
+            </figure>
+          )}
+          {periods.length > 0 && <ReturnsTable periods={periods} currency={totalsCurrency} />}
+          {chosen && (
+            <div className="pf-explain" data-testid="explanation-box">
+              <div className="pf-segmented pf-segmented--scroll" role="group" aria-label={t('performance.period')}>
+                {periods.map((p) => (
+                  <button
+                    key={p.period}
+                    type="button"
+                    className="pf-segmented__button"
+                    aria-pressed={chosen.period === p.period}
+                    onClick={() => setPeriod(p.period)}
+                    data-testid={`period-${p.period}`}
+                  >
+                    {t(`performance.periods.${p.period}`)}
+                  </button>
+                ))}
+              </div>
+              <h3 className="visually-hidden">{t('performance.explain', { period: t(`performance.periods.${chosen.period}`) })}</h3>
+              <p className="pf-explain__text" data-testid="explanation" aria-live="polite">
+                {explanationText(t, chosen.explanation, locale).join(' ')}
+              </p>
+              <p className="pf-explain__guide">{t('performance.guide')}</p>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[]; currency: string }) {
+  const t = usePortfolioT();
+  return (
+    <div className="pf-table-wrap">
+      <table className="pf-table pf-table--returns" data-testid="returns-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('performance.period')}</th>
+            <th scope="col" className="pf-num">
+              <abbr title={t('performance.twrLong')}>{t('performance.twr')}</abbr>
+            </th>
+            <th scope="col" className="pf-num">
+              <abbr title={t('performance.mwrLong')}>{t('performance.mwr')}</abbr>
+            </th>
+            <th scope="col" className="pf-num">
+              <abbr title={t('performance.simpleLong')}>{t('performance.simple')}</abbr>
+            </th>
+            <th scope="col" className="pf-num">
+              {t('performance.gain')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {periods.map((p) => (
+            <tr key={p.period} data-testid={`returns-${p.period}`}>
+              <th scope="row">{t(`performance.periods.${p.period}`)}</th>
+              <td className="pf-num">
+                <Percent value={p.twr} />
+              </td>
+              <td className="pf-num">{p.mwr == null ? <span className="pf-muted">{t('performance.unavailable')}</span> : <Percent value={p.mwr} />}</td>
+              <td className="pf-num">
+                <Percent value={p.simple} />
+              </td>
+              <td className="pf-num">
+                <Amount value={p.gain} currency={currency} signed size="sm" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, TEST_META } from '@/test/fetch';
+import { renderApp } from '@/test/renderApp';
+import { makeToken } from '@/test/tokens';
+import { ToastArea } from '@/shared/ui/toast';
+import type { Call } from './fixtures';
+import { ALLOCATION, performance, portfolio, portfolioApi, TRANSACTIONS, valuation } from './fixtures';
+import { messagesReady, PortfolioDetailRoute } from './pages';
+
+// The canvas chart needs a real browser; here it shows what it was given.
+vi.mock('./ValueChart', () => ({
+  default: ({ points, locked }: { points: unknown[]; locked: boolean }) => (
+    <div data-testid="value-chart" data-count={points.length} data-locked={locked} />
+  ),
+}));
+
+const fallback = (url: URL) =>
+  url.pathname === '/api/meta' ? jsonResponse(TEST_META) : jsonResponse({ code: 'not_found', message: 'nf', request_id: 't' }, { status: 404 });
+
+function detailApi(overrides: Parameters<typeof portfolioApi>[0] = {}) {
+  let transactions = TRANSACTIONS;
+  return portfolioApi(
+    {
+      'GET /api/portfolios/7': () => portfolio(),
+      'GET /api/portfolios/7/valuation': () => valuation(),
+      'GET /api/portfolios/meta/valuation': () => valuation(),
+      'GET /api/portfolios/7/performance': () => performance(),
+      'GET /api/portfolios/meta/performance': () => performance(),
+      'GET /api/portfolios/7/allocation': () => ALLOCATION,
+      'GET /api/portfolios/7/transactions': () => transactions,
+      'DELETE /api/portfolios/7/transactions/41': () => {
+        transactions = transactions.filter((t) => t.id !== 41);
+        return undefined;
+      },
+      ...overrides,
+    },
+    fallback,
+  );
+}
+
+function renderDetail(api: ReturnType<typeof detailApi>, route = '/portfolios/7') {
+  return renderApp({
+    route,
+    api: api.handler,
+    ui: (
+      <>
+        <ToastArea />
+        <Routes>
+          <Route path="/portfolios/:id" element={<PortfolioDetailRoute />} />
+        </Routes>
+      </>
+    ),
+  });
+}
+
+const order = () => screen.getAllByTestId('holding').map((r) => r.getAttribute('data-id'));
+const sortStored = () => JSON.parse(window.localStorage.getItem('PORTFOLIO_SORT') ?? 'null') as unknown;
+
+beforeAll(async () => {
+  await messagesReady;
+});
+
+beforeEach(() => {
+  window.localStorage.setItem('AUTH_TOKEN', makeToken({ userId: 7 }));
+});
+
+describe('portfolio detail', () => {
+  it('shows the summary, the holdings, the allocation, the returns with their explanation and the transactions', async () => {
+    const api = detailApi();
+    renderDetail(api);
+    expect(await screen.findByRole('heading', { level: 1, name: '키움 메인' })).toBeTruthy();
+    const summary = await screen.findByTestId('summary');
+    expect(within(summary).getByTestId('summary-total').textContent).toBe('₩11,250,000');
+    expect(within(summary).getByTestId('summary-return').textContent).toBe('+11.11%');
+    expect(within(summary).getByTestId('summary-unrealised').textContent).toBe('+₩1,000,000');
+    expect(within(summary).getByTestId('summary-realised').textContent).toBe('+₩150,000');
+    expect(within(summary).getByTestId('summary-cash').textContent).toBe('₩1,250,000');
+    await waitFor(() => expect(within(summary).getByTestId('orderable-cash-amount').textContent).toBe('₩1,250,000'));
+    // Remembered for the next visit.
+    expect(window.localStorage.getItem('KB_ORDERABLE_CASH_AMOUNT')).toBe('1250000');
+
+    // Holdings in the default order (value, descending), each in its own currency.
+    expect(order()).toEqual(['KRX:005930', 'KRX:000660', 'NASDAQ:AAPL']);
+    const aapl = screen.getAllByTestId('holding')[2]!;
+    expect(within(aapl).getByTestId('holding-value').textContent).toBe('$284.15');
+    expect(within(aapl).getByTestId('holding-return').textContent).toBe('+25.50%');
+
+    // Allocation: sectors translated, cash and unknown named.
+    fireEvent.click(screen.getByTestId('allocation-by-sector'));
+    await waitFor(() => expect(within(screen.getByTestId('allocation-legend')).getByText('IT')).toBeTruthy());
+    expect(within(screen.getByTestId('allocation-legend')).getByText('현금')).toBeTruthy();
+    expect(api.find('GET', '/api/portfolios/7/allocation').map((c) => c.search.get('by'))).toEqual(['holding', 'sector']);
+
+    // Returns: since inception by default, with its explanation in words.
+    expect(await screen.findByTestId('value-chart')).toBeTruthy();
+    expect(within(screen.getByTestId('returns-ALL')).getByText('-6.10%')).toBeTruthy();
+    expect(screen.getByTestId('explanation').textContent).toBe(
+      '3월 3일, 하락 직전에 투자금의 대부분(70%)을 넣어서 금액가중수익률이 시간가중수익률보다 낮습니다. 그 뒤 포트폴리오는 8.6% 내렸습니다. 금액가중수익률 − 시간가중수익률: -7.60%p',
+    );
+    fireEvent.click(screen.getByTestId('period-1M'));
+    expect(screen.getByTestId('explanation').textContent).toBe('이 기간에는 입금이나 출금이 없어서 세 수익률이 같습니다.');
+    expect(api.find('GET', '/api/portfolios/7/performance')[0]!.search.get('benchmark')).toBe('INDEX:KOSPI');
+    fireEvent.click(screen.getByTestId('benchmark-SPX'));
+    await waitFor(() => expect(api.find('GET', '/api/portfolios/7/performance').at(-1)!.search.get('benchmark')).toBe('INDEX:SPX'));
+
+    // Transactions, newest first.
+    const txs = await screen.findAllByTestId('transaction');
+    expect(txs.map((r) => r.getAttribute('data-id'))).toEqual(['42', '41', '40']);
+  });
+
+  it('shows the last orderable cash seen before the network answers', async () => {
+    window.localStorage.setItem('KB_ORDERABLE_CASH_AMOUNT', '990000');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const api = detailApi({ 'GET /api/portfolios/7': () => undefined });
+    // The portfolio's own answer waits; the valuation comes at once.
+    const handler = api.handler;
+    renderApp({
+      route: '/portfolios/7',
+      api: async (url, init) => {
+        if (url.pathname === '/api/portfolios/7') {
+          await held;
+          return jsonResponse(portfolio({ orderable_cash: { amount: '1300000', currency: 'KRW', updated_at: '2026-11-23T00:00:00Z' } }));
+        }
+        return handler(url, init);
+      },
+      ui: (
+        <Routes>
+          <Route path="/portfolios/:id" element={<PortfolioDetailRoute />} />
+        </Routes>
+      ),
+    });
+    const cash = await screen.findByTestId('orderable-cash');
+    expect(within(cash).getByTestId('orderable-cash-amount').textContent).toBe('₩990,000');
+    expect(within(cash).getByText('마지막으로 확인한 금액')).toBeTruthy();
+    release();
+    await waitFor(() => expect(within(screen.getByTestId('orderable-cash')).getByTestId('orderable-cash-amount').textContent).toBe('₩1,300,000'));
+    expect(window.localStorage.getItem('KB_ORDERABLE_CASH_AMOUNT')).toBe('1300000');
+  });
+
+  it('sorts by each key and direction, kept in PORTFOLIO_SORT across visits', async () => {
+    const app = renderDetail(detailApi());
+    await waitFor(() => expect(order()).toHaveLength(3));
+    const key = () => screen.getByTestId('sort-key');
+    const flip = () => fireEvent.click(screen.getByTestId('sort-dir'));
+
+    fireEvent.change(key(), { target: { value: 'return' } });
+    expect(sortStored()).toEqual({ key: 'return', dir: 'desc' });
+    expect(order()).toEqual(['KRX:000660', 'NASDAQ:AAPL', 'KRX:005930']);
+    flip();
+    expect(sortStored()).toEqual({ key: 'return', dir: 'asc' });
+    expect(order()).toEqual(['KRX:005930', 'NASDAQ:AAPL', 'KRX:000660']);
+
+    fireEvent.change(key(), { target: { value: 'dailyChange' } });
+    expect(sortStored()).toEqual({ key: 'dailyChange', dir: 'asc' });
+    expect(order()).toEqual(['NASDAQ:AAPL', 'KRX:005930', 'KRX:000660']);
+    flip();
+    expect(order()).toEqual(['KRX:000660', 'KRX:005930', 'NASDAQ:AAPL']);
+
+    fireEvent.change(key(), { target: { value: 'name' } });
+    expect(sortStored()).toEqual({ key: 'name', dir: 'desc' });
+    flip();
+    expect(sortStored()).toEqual({ key: 'name', dir: 'asc' });
+    // Korean collation: Hangul before Latin (삼성전자, 애플, SK하이닉스).
+    expect(order()).toEqual(['KRX:005930', 'NASDAQ:AAPL', 'KRX:000660']);
+
+    fireEvent.change(key(), { target: { value: 'value' } });
+    expect(sortStored()).toEqual({ key: 'value', dir: 'asc' });
+    expect(order()).toEqual(['NASDAQ:AAPL', 'KRX:000660', 'KRX:005930']);
+
+    // The table's column headers sort too, and say how.
+    fireEvent.click(screen.getByTestId('sort-header-return'));
+    expect(sortStored()).toEqual({ key: 'return', dir: 'desc' });
+    expect(screen.getByTestId('sort-header-return').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+
+    // The next visit keeps the order.
+    app.unmount();
+    renderDetail(detailApi());
+    await waitFor(() => expect(order()).toEqual(['KRX:000660', 'NASDAQ:AAPL', 'KRX:005930']));
+    expect((screen.getByTestId('sort-key') as HTMLSelectElement).value).toBe('return');
+  });
+
+  it('renders the holdings as rows on a phone', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    renderDetail(detailApi());
+    await screen.findByTestId('holding-rows');
+    expect(screen.queryByTestId('holdings-table')).toBeNull();
+    expect(order()).toEqual(['KRX:005930', 'KRX:000660', 'NASDAQ:AAPL']);
+  });
+
+  it('the lock hides every amount on the detail, percentages stay', async () => {
+    window.localStorage.setItem('MOAT_META_PORTFOLIO_LOCK', 'true');
+    renderDetail(detailApi());
+    const summary = await screen.findByTestId('summary');
+    expect(within(summary).getByTestId('summary-total').getAttribute('data-masked')).toBe('true');
+    expect(within(summary).getByTestId('summary-return').textContent).toBe('+11.11%');
+    await screen.findAllByTestId('transaction');
+    await screen.findByTestId('value-chart');
+    expect(screen.getByTestId('value-chart').getAttribute('data-locked')).toBe('true');
+    expect(screen.getByTestId('portfolio-detail-page').textContent).not.toMatch(/[₩$]\s?\d/);
+    expect(within(screen.getByTestId('returns-ALL')).getByText('-6.10%')).toBeTruthy();
+  });
+
+  it('the meta portfolio: its valuation in KRW for "original", allocation from its holdings, no transactions', async () => {
+    const api = detailApi();
+    renderDetail(api, '/portfolios/meta');
+    expect(await screen.findByRole('heading', { level: 1, name: '전체 포트폴리오' })).toBeTruthy();
+    await screen.findByTestId('summary');
+    expect(api.find('GET', '/api/portfolios/meta/valuation')[0]!.search.get('currency')).toBe('KRW');
+    const legend = await screen.findByTestId('allocation-legend');
+    expect([...legend.querySelectorAll('li')].map((li) => li.getAttribute('data-key'))).toEqual(['KRX:005930', 'KRX:000660', 'cash', 'NASDAQ:AAPL']);
+    expect(screen.queryByTestId('allocation-by-sector')).toBeNull();
+    expect(screen.queryByTestId('transactions')).toBeNull();
+    expect(api.calls.some((c: Call) => c.path === '/api/portfolios/meta/allocation' || c.path === '/api/portfolios/meta')).toBe(false);
+  });
+
+  it('deletes a transaction only after confirming', async () => {
+    const api = detailApi();
+    renderDetail(api);
+    const rows = await screen.findAllByTestId('transaction');
+    const aapl = rows.find((r) => r.getAttribute('data-id') === '41')!;
+    fireEvent.click(within(aapl).getByTestId('transaction-delete'));
+    const dialog = await screen.findByRole('dialog', { name: '거래를 삭제할까요?' });
+    // Cancelling deletes nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: '취소' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.find('DELETE', '/api/portfolios/7/transactions/41')).toHaveLength(0);
+
+    fireEvent.click(within(aapl).getByTestId('transaction-delete'));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByTestId('delete-confirm'));
+    await waitFor(() => expect(api.find('DELETE', '/api/portfolios/7/transactions/41')).toHaveLength(1));
+    await waitFor(() => expect(screen.getAllByTestId('transaction').map((r) => r.getAttribute('data-id'))).toEqual(['42', '40']));
+    expect(await screen.findByText('거래를 삭제했습니다.')).toBeTruthy();
+    // Everything of the portfolio is asked again (the server recomputed it).
+    expect(api.find('GET', '/api/portfolios/7/valuation').length).toBeGreaterThan(1);
+  });
+
+  it('an unknown portfolio says so', async () => {
+    renderDetail(detailApi(), '/portfolios/404');
+    expect(await screen.findByText('포트폴리오를 찾을 수 없습니다.')).toBeTruthy();
+  });
+});

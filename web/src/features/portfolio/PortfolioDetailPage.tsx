@@ -1,0 +1,249 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import { ApiError } from '@/shared/api/client';
+import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { formatDate } from '@/shared/i18n/format';
+import { useLocale } from '@/shared/i18n/useLocale';
+import { instrumentNames } from '@/shared/market/ids';
+import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { AppLink } from '@/shared/ui/AppLink';
+import { useToast } from '@/shared/ui/toast';
+import type { Portfolio, Totals, Valuation } from './api-types';
+import { downloadExport, META_ID, parsePortfolioRef, usePortfolio, useValuation, type PortfolioRef } from './api';
+import { AllocationSection } from './AllocationSection';
+import { failureMessage } from './fields';
+import { HoldingsSection } from './HoldingsSection';
+import { usePortfolioT } from './messages';
+import { PerformanceSection } from './PerformanceSection';
+import { currencyParam, rememberOrderableCash, useCachedOrderableCash, useCurrencyMode } from './prefs';
+import { TransactionsSection } from './TransactionsSection';
+import { Amount, AmountControls, Change, LoadFailed, Percent } from './ui';
+import './portfolio.css';
+
+/** `/portfolios/:id` (`meta` for every portfolio combined), for members. */
+export function PortfolioDetailRoute() {
+  return (
+    <RequireAuth>
+      <PortfolioDetailPage />
+    </RequireAuth>
+  );
+}
+
+export function PortfolioDetailPage() {
+  const t = usePortfolioT();
+  const { id: raw } = useParams();
+  const id = parsePortfolioRef(raw);
+  if (id === undefined) return <NotFound />;
+  return <Detail key={String(id)} id={id} t={t} />;
+}
+
+function NotFound() {
+  const t = usePortfolioT();
+  usePageMeta({ title: t('meta.list.title'), description: t('meta.list.description') });
+  return (
+    <div className="pf-page">
+      <div className="pf-message" role="alert">
+        <p>{t('notFound')}</p>
+        <AppLink to="/portfolios" className="button button--secondary">
+          {t('backToList')}
+        </AppLink>
+      </div>
+    </div>
+  );
+}
+
+function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolioT> }) {
+  const locale = useLocale();
+  const toast = useToast();
+  const isMeta = id === META_ID;
+  const [mode] = useCurrencyMode();
+  const currency = currencyParam(mode);
+  const portfolio = usePortfolio(id);
+  const valuation = useValuation(id, currency);
+  const settings = portfolio.data;
+  const name = isMeta ? t('metaName') : (settings?.name ?? '');
+  usePageMeta({ title: t('meta.detail.title', { name: name || t('title') }), description: t('meta.detail.description') });
+
+  // The last orderable cash seen is kept for the next visit (shown before the network answers).
+  useEffect(() => {
+    const cash = settings?.orderable_cash;
+    if (cash) rememberOrderableCash(cash.amount, cash.currency);
+  }, [settings]);
+
+  const names = useMemo(() => holdingNames(valuation.data, locale), [valuation.data, locale]);
+  const [exporting, setExporting] = useState(false);
+
+  const missing =
+    (portfolio.error instanceof ApiError && portfolio.error.code === 'not_found') ||
+    (valuation.error instanceof ApiError && valuation.error.code === 'not_found' && !valuation.data);
+  if (missing) return <NotFound />;
+
+  const onExport = () => {
+    if (typeof id !== 'number') return;
+    setExporting(true);
+    downloadExport(id, `${settings?.name || 'portfolio'}-${new Date().toISOString().slice(0, 10)}.csv`)
+      .catch((error: unknown) => toast.show(failureMessage(t, error, t('detail.exportFailed')), { tone: 'error' }))
+      .finally(() => setExporting(false));
+  };
+
+  const base = settings?.base_currency ?? 'KRW';
+  const totalsCurrency = valuation.data?.totals.currency ?? (currency === 'original' ? base : currency);
+
+  return (
+    <div className="pf-page" data-testid="portfolio-detail-page">
+      <nav className="pf-breadcrumb" aria-label={t('backToList')}>
+        <AppLink to="/portfolios">{t('backToList')}</AppLink>
+      </nav>
+      <div className="pf-head">
+        <div className="pf-head__names">
+          <h1 className="pf-title" data-testid="portfolio-name">
+            {name || <span className="pf-skeleton__text" />}
+          </h1>
+          {settings && (
+            <p className="pf-head__sub">
+              {[settings.broker, t('detail.baseCurrency', { currency: settings.base_currency }), t(`create.costMethods.${settings.cost_method}`)]
+                .filter(Boolean)
+                .join(' · ')}
+            </p>
+          )}
+          {isMeta && <p className="pf-head__sub">{t('metaHint')}</p>}
+        </div>
+        <AmountControls />
+      </div>
+      {typeof id === 'number' && (
+        <div className="pf-actions">
+          <AppLink to={`/portfolios/${id}/transactions/new`} className="button button--primary" data-testid="add-transaction">
+            {t('detail.addTransaction')}
+          </AppLink>
+          <AppLink to={`/portfolios/${id}/import`} className="button button--secondary">
+            {t('detail.import')}
+          </AppLink>
+          <button type="button" className="button button--secondary" onClick={onExport} disabled={exporting} data-testid="export">
+            {t('detail.export')}
+          </button>
+        </div>
+      )}
+
+      {valuation.isError && !valuation.data ? (
+        <LoadFailed onRetry={() => void valuation.refetch()} />
+      ) : (
+        <Summary totals={valuation.data?.totals} valuation={valuation.data} portfolio={settings} isMeta={isMeta} portfolioPending={portfolio.isPending && !isMeta} />
+      )}
+      {valuation.data && <HoldingsSection holdings={valuation.data.holdings} dimmed={valuation.isPlaceholderData} />}
+      <AllocationSection id={id} currency={currency} valuation={valuation.data} />
+      <PerformanceSection
+        id={id}
+        currency={currency}
+        defaultBenchmark={base === 'USD' ? 'INDEX:SPX' : 'INDEX:KOSPI'}
+        totalsCurrency={totalsCurrency}
+      />
+      {typeof id === 'number' && <TransactionsSection portfolioId={id} names={names} />}
+    </div>
+  );
+}
+
+function holdingNames(valuation: Valuation | undefined, locale: 'ko' | 'en'): Map<string, string> {
+  return new Map((valuation?.holdings ?? []).map((h) => [h.instrument, instrumentNames(h, locale).primary || h.ticker]));
+}
+
+interface SummaryProps {
+  totals: Totals | undefined;
+  valuation: Valuation | undefined;
+  portfolio: Portfolio | undefined;
+  isMeta: boolean;
+  /** The portfolio's settings (with its orderable cash) have not arrived yet. */
+  portfolioPending: boolean;
+}
+
+/** Total value, today's change and return; cash with the orderable cash; gains. */
+function Summary({ totals, valuation, portfolio, isMeta, portfolioPending }: SummaryProps) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const cached = useCachedOrderableCash();
+  const orderable = portfolio?.orderable_cash ?? null;
+  const showCached = !isMeta && portfolioPending && cached !== undefined;
+
+  if (!totals) {
+    return <section className="card pf-section pf-summary pf-summary--loading" aria-busy="true" />;
+  }
+  return (
+    <section className="card pf-section pf-summary" aria-labelledby="pf-summary-title" data-testid="summary">
+      <h2 id="pf-summary-title" className="visually-hidden">
+        {t('detail.summary')}
+      </h2>
+      <div className="pf-summary__main">
+        <span className="pf-summary__label">{t('figures.totalValue')}</span>
+        <Amount value={totals.total_value} currency={totals.currency} size="xl" testId="summary-total" />
+        <span className="pf-summary__change">
+          <span className="pf-summary__label">{t('figures.todayChange')}</span>{' '}
+          <Change amount={totals.day_change} percent={totals.day_change_percent} currency={totals.currency} testId="summary-day-change" />
+        </span>
+      </div>
+      <dl className="pf-summary__grid">
+        <div>
+          <dt>{t('figures.return')}</dt>
+          <dd>
+            <Percent value={totals.return_percent} testId="summary-return" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('figures.unrealisedGain')}</dt>
+          <dd>
+            <Amount value={totals.unrealised_gain} currency={totals.currency} signed testId="summary-unrealised" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('figures.realisedGain')}</dt>
+          <dd>
+            <Amount value={totals.realised_gain} currency={totals.currency} signed testId="summary-realised" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('figures.costBasis')}</dt>
+          <dd>
+            <Amount value={totals.cost_basis} currency={totals.currency} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('figures.dividends')}</dt>
+          <dd>
+            <Amount value={totals.dividends_net} currency={totals.currency} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('figures.cash')}</dt>
+          <dd>
+            <Amount value={totals.cash} currency={totals.currency} testId="summary-cash" />
+            {valuation && valuation.cash.length > 1 && (
+              <span className="pf-summary__cash-lines">
+                {valuation.cash.map((c) => (
+                  <Amount key={c.currency} value={c.amount} currency={c.currency} size="sm" />
+                ))}
+              </span>
+            )}
+          </dd>
+        </div>
+        {!isMeta && (showCached || orderable) && (
+          <div data-testid="orderable-cash">
+            <dt>{t('figures.orderableCash')}</dt>
+            <dd>
+              {orderable ? (
+                <Amount value={orderable.amount} currency={orderable.currency} testId="orderable-cash-amount" />
+              ) : (
+                <>
+                  <Amount value={cached!} currency="KRW" testId="orderable-cash-amount" className="pf-cached" />
+                  <span className="pf-summary__note">{t('figures.orderableCashCached')}</span>
+                </>
+              )}
+            </dd>
+          </div>
+        )}
+      </dl>
+      {valuation?.as_of && (
+        <p className="pf-summary__note">
+          {t('figures.asOf', { time: formatDate(valuation.as_of, locale, { dateStyle: 'medium', timeStyle: 'short' }) })}
+        </p>
+      )}
+    </section>
+  );
+}
