@@ -287,7 +287,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| e["row"].as_i64().unwrap())
+        .map(|e| e["line"].as_i64().unwrap())
         .collect();
     assert_eq!(rows, [3, 4], "{preview}");
     let r = import(id, "import", bad.into()).await.unwrap();

@@ -149,6 +149,28 @@ impl From<&TransactionRow> for TransactionDto {
     }
 }
 
+impl TransactionDto {
+    fn from_domain(t: &Transaction) -> Self {
+        Self {
+            id: t.id,
+            kind: t.kind.as_str().to_owned(),
+            trade_date: t.trade_date.to_string(),
+            instrument_id: t.instrument.as_ref().map(ToString::to_string),
+            quantity: t.quantity.normalize().to_string(),
+            price: t.price.normalize().to_string(),
+            fee: t.fee.normalize().to_string(),
+            tax: t.tax.normalize().to_string(),
+            currency: t.currency.clone(),
+            fx_rate: t.fx_rate.map(|r| r.normalize().to_string()),
+            split: t.split.map(|s| SplitDto {
+                numerator: s.numerator,
+                denominator: s.denominator,
+            }),
+            note: t.note.clone(),
+        }
+    }
+}
+
 /// A transaction to record (or to replace one with).
 #[derive(Deserialize, ToSchema, Debug, Clone)]
 pub struct TransactionInput {
@@ -338,9 +360,9 @@ pub struct PortfolioWithTotals {
 #[derive(Serialize, ToSchema)]
 pub struct PortfolioList {
     pub portfolios: Vec<PortfolioWithTotals>,
-    /// Every portfolio combined (KRW unless `currency=USD`); null without portfolios.
+    /// Every portfolio combined (KRW unless `currency=USD`); zeros without portfolios.
     #[schema(value_type = Object)]
-    pub meta: Option<serde_json::Value>,
+    pub meta: serde_json::Value,
 }
 
 /// The member's portfolios in their order, each with its totals, and the meta
@@ -382,12 +404,16 @@ pub async fn list_portfolios(
             totals: serde_json::to_value(shown.rounded().totals).map_err(ApiError::internal)?,
         });
     }
-    let meta = if parts.is_empty() {
-        None
+    let combined = if parts.is_empty() {
+        let settings = PortfolioSettings {
+            base_currency: meta_mode.totals_currency("KRW"),
+            ..Default::default()
+        };
+        value_portfolio(&settings, &[], meta_mode, &snap, &fx).map_err(domain_error)?
     } else {
-        let combined = combine(&parts).map_err(domain_error)?;
-        Some(serde_json::to_value(combined.rounded().totals).map_err(ApiError::internal)?)
+        combine(&parts).map_err(domain_error)?
     };
+    let meta = serde_json::to_value(combined.rounded().totals).map_err(ApiError::internal)?;
     Ok(ApiJson(PortfolioList { portfolios, meta }))
 }
 
@@ -941,7 +967,10 @@ pub async fn get_performance(
         .into_iter()
         .map(|(date, (value, flow))| moat_portfolio::DailyPoint { date, value, flow })
         .collect();
-    let periods: Vec<_> = moat_portfolio::performance(&points, today);
+    let periods: Vec<serde_json::Value> = moat_portfolio::performance(&points, today)
+        .iter()
+        .map(|r| period_json(r, &currency))
+        .collect();
     // The benchmark, rebased to the portfolio's first value.
     let bench = state
         .market
@@ -965,8 +994,11 @@ pub async fn get_performance(
         None
     });
     let mut last_bench = None;
+    // The chart starts at the first day with money in the portfolio (the series' zero
+    // day before the first transaction only serves the returns).
     let out_points: Vec<serde_json::Value> = points
         .iter()
+        .skip_while(|p| p.value.is_zero())
         .map(|p| {
             if let Some(c) = bench.get(&p.date) {
                 last_bench = Some(*c);
@@ -993,6 +1025,35 @@ pub async fn get_performance(
         "points": out_points,
         "periods": periods,
     })))
+}
+
+/// A period's returns as the contract sends them: per cent, the money-weighted return
+/// over the period itself (like the time-weighted one, not annualised) beside the
+/// annual XIRR, the explanation's shares and returns in per cent.
+fn period_json(r: &moat_portfolio::performance::PeriodReturn, currency: &str) -> serde_json::Value {
+    let pct = |d: Decimal| (d * Decimal::ONE_HUNDRED).round_dp(4).to_string();
+    let e = &r.explanation;
+    serde_json::json!({
+        "period": r.period,
+        "start": r.start.to_string(),
+        "end": r.end.to_string(),
+        "twr": pct(r.time_weighted),
+        "mwr": r.money_weighted.map(pct),
+        "mwr_annual": r.money_weighted_annual.map(pct),
+        "simple": pct(r.simple),
+        "gain": round_money(r.gain, currency).to_string(),
+        "start_value": round_money(r.start_value, currency).to_string(),
+        "end_value": round_money(r.end_value, currency).to_string(),
+        "net_flows": round_money(r.net_flows, currency).to_string(),
+        "explanation": {
+            "code": e.code,
+            "difference": e.difference.map(pct),
+            "flow_date": e.flow_date.map(|d| d.to_string()),
+            "flow_amount": e.flow_amount.map(|a| round_money(a, currency).to_string()),
+            "flow_share": e.flow_share.map(pct),
+            "return_after_flow": e.return_after_flow.map(pct),
+        },
+    })
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -1096,9 +1157,33 @@ pub async fn import_preview(
     member: Member,
     Path(raw): Path<String>,
     body: String,
-) -> Result<ApiJson<csv_file::ImportPreview>, ApiError> {
+) -> Result<ApiJson<serde_json::Value>, ApiError> {
     let (_, preview) = preview_of(&state, member.user.id, &raw, &body).await?;
-    Ok(ApiJson(preview))
+    Ok(ApiJson(serde_json::json!({
+        "rows": preview.rows.iter().map(|r| serde_json::json!({
+            "line": r.row,
+            "transaction": TransactionDto::from_domain(&r.transaction),
+            "duplicate": r.duplicate,
+        })).collect::<Vec<_>>(),
+        "errors": row_errors(&preview.errors),
+        "warnings": row_errors(&preview.warnings),
+        "ignored_columns": preview.ignored_columns,
+    })))
+}
+
+/// Import problems as the contract sends them: `{line, column, code, message}`.
+fn row_errors(errors: &[csv_file::RowError]) -> Vec<serde_json::Value> {
+    errors
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "line": e.row,
+                "column": e.column,
+                "code": e.code,
+                "message": e.message,
+            })
+        })
+        .collect()
 }
 
 #[derive(Serialize, ToSchema)]
@@ -1126,7 +1211,7 @@ pub async fn import_apply(
         let body = serde_json::json!({
             "code": "invalid_import",
             "message": format!("{} rows are not valid; nothing was imported.", preview.errors.len()),
-            "errors": preview.errors,
+            "errors": row_errors(&preview.errors),
         });
         return Ok((StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response());
     }

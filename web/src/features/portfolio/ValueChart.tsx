@@ -43,19 +43,20 @@ export default function ValueChart({ points, locked, valueLabel, benchmarkLabel 
       autoSize: true,
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: c.text, fontFamily: c.font, attributionLogo: false },
       grid: { vertLines: { visible: false }, horzLines: { color: c.grid } },
-      leftPriceScale: { visible: true, borderVisible: false },
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true },
       handleScroll: { vertTouchDrag: false },
     });
-    const value = chart.addSeries(LineSeries, { color: c.value, lineWidth: 2, priceLineVisible: false, title: valueLabel, priceScaleId: 'right' });
+    // One scale: the server rebases the benchmark to the portfolio's first value, so both
+    // lines are in the same money and start together. The legend below names them.
+    const value = chart.addSeries(LineSeries, { color: c.value, lineWidth: 2, priceLineVisible: false, priceScaleId: 'right' });
     const benchmark = chart.addSeries(LineSeries, {
       color: c.benchmark,
       lineWidth: 1,
       lineStyle: 2,
       priceLineVisible: false,
-      title: benchmarkLabel,
-      priceScaleId: 'left',
+      lastValueVisible: false,
+      priceScaleId: 'right',
     });
     chartRef.current = chart;
     seriesRef.current = { value, benchmark };
@@ -65,13 +66,6 @@ export default function ValueChart({ points, locked, valueLabel, benchmarkLabel 
       seriesRef.current = undefined;
     };
   }, []);
-
-  useEffect(() => {
-    const series = seriesRef.current;
-    if (!series) return;
-    series.value.applyOptions({ title: valueLabel });
-    series.benchmark.applyOptions({ title: benchmarkLabel });
-  }, [valueLabel, benchmarkLabel]);
 
   useEffect(() => {
     chartRef.current?.applyOptions({
@@ -88,8 +82,8 @@ export default function ValueChart({ points, locked, valueLabel, benchmarkLabel 
     const series = seriesRef.current;
     if (!chart || !series) return;
     chart.applyOptions({ rightPriceScale: { visible: !locked }, crosshair: { horzLine: { labelVisible: !locked } } });
-    series.value.applyOptions({ lastValueVisible: !locked, title: locked ? '' : valueLabel });
-  }, [locked, valueLabel]);
+    series.value.applyOptions({ lastValueVisible: !locked });
+  }, [locked]);
 
   useEffect(() => {
     const series = seriesRef.current;
@@ -101,5 +95,5 @@ export default function ValueChart({ points, locked, valueLabel, benchmarkLabel 
     chartRef.current?.timeScale().fitContent();
   }, [points]);
 
-  return <div ref={container} className="pf-chart__canvas" />;
+  return <div ref={container} className="pf-chart__canvas" role="img" aria-label={`${valueLabel} · ${benchmarkLabel}`} />;
 }
