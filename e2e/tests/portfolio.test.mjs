@@ -1,0 +1,147 @@
+/**
+ * Portfolios and dividends against the real server (docs/portfolio.md), in Chromium:
+ * create a portfolio, record a buy through the form with the instrument search, see the
+ * holding and its cost to the won, lock every amount (and keep it locked over a reload),
+ * import a CSV with a bad row (named, nothing applied), and the dividend calendar with a
+ * one-tap entitlement.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { assertNoErrors, eventually, launch } from '../support/fixtures.mjs';
+
+const PASSWORD = 'portfolio e2e password 1';
+
+let env;
+before(async () => {
+  env = await launch();
+});
+afterEach(() => env.closeContexts());
+after(() => env?.close());
+
+let counter = 0;
+async function newMember() {
+  counter += 1;
+  const id = `pf${Date.now().toString(36)}${counter}`;
+  const member = { email: `${id}@example.com`, nickname: id.slice(0, 20) };
+  const response = await fetch(`${env.server.url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...member, password: PASSWORD }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return (await response.json()).token;
+}
+
+async function api(token, method, path, body) {
+  const response = await fetch(`${env.server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body && JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+async function tab(token, viewport = { width: 360, height: 740 }) {
+  const { page, context, errors } = await env.newPage({ viewport });
+  const foreign = [];
+  const origin = new URL(env.server.url).origin;
+  context.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) foreign.push(r.url());
+  });
+  await context.addInitScript((t) => localStorage.setItem('AUTH_TOKEN', t), token);
+  return { page, errors, foreign };
+}
+
+describe('portfolios', () => {
+  test('create, record a buy through the form, see the holding, lock amounts across a reload', async () => {
+    const token = await newMember();
+    const { page, errors, foreign } = await tab(token);
+    await page.goto(`${env.server.url}/portfolios`);
+    // The list (with the meta portfolio) has loaded before the form is opened.
+    await page.getByTestId('portfolio-cards').waitFor();
+    // With no portfolio yet the form is open already.
+    if (await page.getByTestId('create-open').isVisible()) await page.getByTestId('create-open').click();
+    const form = page.getByTestId('create-form');
+    await form.locator('input[name="name"]').fill('키움 메인');
+    await page.getByTestId('create-submit').click();
+    const card = page.getByTestId('portfolio-card').filter({ hasText: '키움 메인' });
+    await card.first().waitFor();
+    const [portfolio] = (await api(token, 'GET', '/api/portfolios')).portfolios;
+    await api(token, 'POST', `/api/portfolios/${portfolio.portfolio.id}/transactions`, {
+      kind: 'deposit', trade_date: '2025-01-02', quantity: '1', price: '5000000', currency: 'KRW',
+    });
+
+    // The form: a buy of Samsung Electronics found by its initial consonants.
+    await page.goto(`${env.server.url}/portfolios/${portfolio.portfolio.id}/transactions/new`);
+    await page.getByTestId('kind-buy').check();
+    await page.getByTestId('field-trade_date').fill('2025-01-03');
+    await page.getByTestId('instrument-input').fill('ㅅㅅㅈㅈ');
+    await page.getByTestId('instrument-option').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('picked-instrument').waitFor();
+    await page.getByTestId('field-quantity').fill('10');
+    await page.getByTestId('field-price').fill('53400');
+    await page.getByTestId('field-fee').fill('800');
+    await page.getByTestId('transaction-submit').click();
+
+    // Back on the detail page: the holding and its cost, exactly.
+    await page.getByTestId('portfolio-detail-page').waitFor();
+    await eventually(async () => assert.match(await page.getByTestId('holdings').innerText(), /삼성전자/));
+    const valuation = await api(token, 'GET', `/api/portfolios/${portfolio.portfolio.id}/valuation`);
+    assert.equal(valuation.holdings[0].quantity, '10');
+    assert.equal(valuation.holdings[0].cost_basis, '534800');
+    assert.equal(valuation.totals.cash, '4465200');
+    assert.match(await page.getByTestId('summary-cash').innerText(), /₩4,465,200/);
+
+    // The lock hides every amount and keeps percentages, also after a reload.
+    await page.getByTestId('lock-toggle').click();
+    await eventually(async () => assert.equal(await page.getByTestId('summary-cash').getAttribute('data-masked'), 'true'));
+    assert.doesNotMatch(await page.getByTestId('summary').innerText(), /₩\d/);
+    assert.match(await page.getByTestId('summary-return').innerText(), /%/);
+    await page.reload();
+    await page.getByTestId('summary').waitFor();
+    await eventually(async () => assert.equal(await page.getByTestId('summary-cash').getAttribute('data-masked'), 'true'));
+    assert.doesNotMatch(await page.getByTestId('holdings').innerText(), /₩\d/);
+    assert.deepEqual(foreign, [], 'no request leaves for another host');
+    assertNoErrors(errors);
+  });
+
+  test('an import with a bad row names it and applies nothing', async () => {
+    const token = await newMember();
+    const created = await api(token, 'POST', '/api/portfolios', { name: 'Import', base_currency: 'KRW' });
+    const { page, errors } = await tab(token, { width: 1280, height: 900 });
+    await page.goto(`${env.server.url}/portfolios/${created.id}/import`);
+    const csv = '일자,종류,종목,수량,단가,통화\n2025-01-02,입금,,1,1000000,KRW\n2025-01-03,매수,005930,abc,53400,KRW\n';
+    await page.getByTestId('file-input').setInputFiles({ name: 'trades.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const error = page.getByTestId('import-error');
+    await error.first().waitFor();
+    assert.equal(await error.count(), 1);
+    assert.match(await error.first().innerText(), /3/);
+    assert.equal(await page.getByTestId('import-apply').isDisabled(), true);
+    assert.deepEqual(await api(token, 'GET', `/api/portfolios/${created.id}/transactions`), []);
+    assertNoErrors(errors);
+  });
+
+  test('the dividend calendar and a one-tap entitlement', async () => {
+    const token = await newMember();
+    const created = await api(token, 'POST', '/api/portfolios', { name: 'Dividends', base_currency: 'KRW' });
+    const bought = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
+    await api(token, 'POST', `/api/portfolios/${created.id}/transactions`, {
+      kind: 'buy', trade_date: bought, instrument_id: 'KRX:005930', quantity: '100', price: '53400', currency: 'KRW',
+    });
+    const before = await api(token, 'GET', '/api/me/dividends');
+    assert.ok(before.entitlements.length > 0);
+    const { page, errors } = await tab(token, { width: 1280, height: 900 });
+    await page.goto(`${env.server.url}/dividends`);
+    const record = page.getByRole('button', { name: /기록/ }).first();
+    await record.waitFor();
+    await record.click();
+    await eventually(async () => {
+      const after = await api(token, 'GET', '/api/me/dividends');
+      assert.equal(after.entitlements.length, before.entitlements.length - 1);
+      assert.equal(after.received.length, 1);
+    });
+    assertNoErrors(errors);
+  });
+});
