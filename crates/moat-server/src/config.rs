@@ -50,6 +50,38 @@ pub struct Config {
     /// Market data providers and the live stream (`[market]`).
     #[serde(default)]
     pub market: MarketConfig,
+    /// Portfolios and dividends (`[portfolio]`).
+    #[serde(default)]
+    pub portfolio: PortfolioConfig,
+}
+
+/// `[portfolio]`: dividend withholding tax by the paying company's country, as
+/// fractions (docs/portfolio.md). Defaults: 15.4 % for Korean dividends to residents
+/// (14 % income tax + 1.4 % local tax), 15 % for US dividends under the Korea–US treaty.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PortfolioConfig {
+    pub withholding_kr: rust_decimal::Decimal,
+    pub withholding_us: rust_decimal::Decimal,
+}
+
+impl Default for PortfolioConfig {
+    fn default() -> Self {
+        let rates = moat_portfolio::dividends::WithholdingRates::default();
+        Self {
+            withholding_kr: rates.rate_for("KR"),
+            withholding_us: rates.rate_for("US"),
+        }
+    }
+}
+
+impl PortfolioConfig {
+    pub fn withholding(&self) -> moat_portfolio::dividends::WithholdingRates {
+        let mut rates = moat_portfolio::dividends::WithholdingRates::default();
+        rates.by_country.insert("KR".into(), self.withholding_kr);
+        rates.by_country.insert("US".into(), self.withholding_us);
+        rates
+    }
 }
 
 /// `[market]`: which provider serves each market, and stream limits (docs/market.md).
@@ -197,6 +229,7 @@ impl Default for Config {
             delayed_scripts: Vec::new(),
             auth: AuthConfig::default(),
             market: MarketConfig::default(),
+            portfolio: PortfolioConfig::default(),
         }
     }
 }
@@ -293,6 +326,11 @@ impl Config {
                     .only(MARKET_ENV_KEYS)
                     .map(|k| format!("market.{k}").into()),
             )
+            .merge(
+                Env::prefixed("MOAT_PORTFOLIO_")
+                    .only(&["withholding_kr", "withholding_us"])
+                    .map(|k| format!("portfolio.{k}").into()),
+            )
             .merge(Serialized::defaults(overrides));
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
@@ -332,7 +370,18 @@ impl Config {
             }
         }
         self.validate_auth()?;
-        self.validate_market()
+        self.validate_market()?;
+        for (key, rate) in [
+            ("withholding_kr", self.portfolio.withholding_kr),
+            ("withholding_us", self.portfolio.withholding_us),
+        ] {
+            if rate < rust_decimal::Decimal::ZERO || rate >= rust_decimal::Decimal::ONE {
+                return Err(ConfigError(format!(
+                    "invalid value for `portfolio.{key}`: a fraction from 0 to below 1 (0.154 is 15.4 %)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn validate_market(&self) -> Result<(), ConfigError> {
@@ -745,5 +794,26 @@ mod tests {
         let shown = format!("{c:?}");
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("moat:***@db"), "{shown}");
+    }
+
+    #[test]
+    fn withholding_rates_default_to_korean_law_and_can_be_set() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.portfolio.withholding_kr.to_string(), "0.154");
+            assert_eq!(c.portfolio.withholding_us.to_string(), "0.15");
+            jail.create_file("moat.toml", "[portfolio]\nwithholding_us = \"0.1\"")?;
+            jail.set_env("MOAT_PORTFOLIO_WITHHOLDING_KR", "0.099");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            let rates = c.portfolio.withholding();
+            assert_eq!(rates.rate_for("US").to_string(), "0.1");
+            assert_eq!(rates.rate_for("KR").to_string(), "0.099");
+            jail.set_env("MOAT_PORTFOLIO_WITHHOLDING_KR", "1.5");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("portfolio.withholding_kr"), "{err}");
+            Ok(())
+        });
     }
 }

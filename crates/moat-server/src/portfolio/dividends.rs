@@ -9,7 +9,7 @@ use axum::extract::{Path, Query, State};
 use chrono::{Datelike, Duration, NaiveDate, Utc};
 use moat_market::{Dividend, Instrument, InstrumentId, Kind};
 use moat_portfolio::{
-    dividends::{entitlements, project, trailing_per_share, WithholdingRates},
+    dividends::{entitlements, project, trailing_per_share},
     money::round_money,
     CurrencyMode, Ledger, TxKind,
 };
@@ -259,7 +259,7 @@ pub async fn my_dividends(
     let mode = CurrencyMode::parse(&currency).unwrap_or(CurrencyMode::Krw);
     let user_id = member.user.id;
     let today = Utc::now().date_naive();
-    let rates = WithholdingRates::default();
+    let rates = state.config.portfolio.withholding();
     let fx = latest_fx(&state).await;
     let portfolios = state.storage.list_portfolios(user_id).await?;
 
