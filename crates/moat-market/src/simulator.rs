@@ -458,11 +458,31 @@ impl Simulator {
         };
         match (state, open_session) {
             (QuoteState::Live, Some(session)) => {
-                let bars = self.bars(instrument, date, now);
-                let last = bars.last().expect("a live session has a bar");
-                let high = bars.iter().map(|b| b.high).max().unwrap_or(last.close);
-                let low = bars.iter().map(|b| b.low).min().unwrap_or(last.close);
-                let volume = bars.iter().map(|b| b.volume).sum();
+                // What `bars` would give, without building them: the finished bars'
+                // extremes in f64 (the tick grid is monotonic, so rounding the extreme
+                // equals the extreme of the rounded bars) and the bar under way. This
+                // runs for every watched instrument every second.
+                let bar_len = Duration::minutes(i64::from(INTRADAY_BAR_MINUTES));
+                let elapsed = now - session.open;
+                let k = ((elapsed.num_seconds() / bar_len.num_seconds()) as usize)
+                    .min(day.bar_high.len() - 1);
+                let live = self.inside_bar(instrument, &day, k, elapsed - bar_len * k as i32);
+                let (mut high, mut low) = (live.high, live.low);
+                let mut volume = live.volume.round() as i64;
+                for j in 0..k {
+                    high = high.max(day.bar_high[j]);
+                    low = low.min(day.bar_low[j]);
+                    volume += day.bar_volume[j].round() as i64;
+                }
+                let (high, low) = (grid(instrument, high), grid(instrument, low));
+                let last = Bar {
+                    start: session.open + bar_len * k as i32,
+                    open: grid(instrument, day.points[k]),
+                    high,
+                    low,
+                    close: grid(instrument, live.price),
+                    volume,
+                };
                 let steps_in = (now - session.open).num_seconds() / LIVE_STEP_SECS;
                 let as_of = session.open + Duration::seconds(steps_in * LIVE_STEP_SECS);
                 self.make_quote(

@@ -212,3 +212,27 @@ fn five_years_for_two_hundred_instruments_is_quick() {
     println!("simulated {rows} daily candles in {:?}", started.elapsed());
     assert!(rows > 200 * 1200);
 }
+
+#[test]
+fn the_live_quote_agrees_with_the_days_bars_so_far() {
+    // The quote is computed without building the bars; it must say what they say.
+    let sim = Simulator::default();
+    for (inst, date, market) in [
+        (samsung(), d(2025, 6, 10), Market::Krx),
+        (apple(), d(2025, 6, 10), Market::Us),
+    ] {
+        let session = calendar::session(market, date).unwrap();
+        let mut t = session.open;
+        while t < session.close {
+            let q = sim.quote_at(&inst, t);
+            let bars = sim.bars(&inst, date, t);
+            let last = bars.last().unwrap();
+            assert_eq!(q.price, last.close, "{t}");
+            assert_eq!(q.high, bars.iter().map(|b| b.high).max().unwrap(), "{t}");
+            assert_eq!(q.low, bars.iter().map(|b| b.low).min().unwrap(), "{t}");
+            assert_eq!(q.volume, bars.iter().map(|b| b.volume).sum::<i64>(), "{t}");
+            // Every 5-minute boundary and points between them.
+            t += Duration::seconds(150);
+        }
+    }
+}
