@@ -70,5 +70,11 @@ cargo bench --locked -p moat-market --bench search 2>/dev/null | grep -E 'ms'
 step "market: backfill, candles (medians, p99)"
 cargo bench --locked -p moat-server --bench market 2>/dev/null | grep -E 'ms|µs| s '
 
+step "portfolio: valuation, daily values, returns, CSV, XIRR (medians)"
+cargo bench --locked -p moat-portfolio --bench portfolio 2>/dev/null | grep -E 'ms|portfolio:'
+
+step "stream: 150 instruments to 2,000 WebSocket subscribers (median, p99, memory)"
+cargo bench --locked -p moat --bench stream 2>/dev/null | grep -E 'ms|MB|subscribers|frames'
+
 step "web: first-route size, LCP and CLS"
 node bench/web.mjs "http://127.0.0.1:$PORT" 7

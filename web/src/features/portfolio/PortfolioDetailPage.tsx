@@ -15,7 +15,10 @@ import { failureMessage } from './fields';
 import { HoldingsSection } from './HoldingsSection';
 import { usePortfolioT } from './messages';
 import { PerformanceSection } from './PerformanceSection';
+import { OrderableCashRow } from './OrderableCash';
+import { PortfolioSettingsButton } from './PortfolioSettings';
 import { currencyParam, rememberOrderableCash, useCachedOrderableCash, useCurrencyMode } from './prefs';
+import { ShareButton } from './ShareButton';
 import { TransactionsSection } from './TransactionsSection';
 import { Amount, AmountControls, Change, LoadFailed, Percent } from './ui';
 import './portfolio.css';
@@ -110,24 +113,28 @@ function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolio
         </div>
         <AmountControls />
       </div>
-      {typeof id === 'number' && (
-        <div className="pf-actions">
-          <AppLink to={`/portfolios/${id}/transactions/new`} className="button button--primary" data-testid="add-transaction">
-            {t('detail.addTransaction')}
-          </AppLink>
-          <AppLink to={`/portfolios/${id}/import`} className="button button--secondary">
-            {t('detail.import')}
-          </AppLink>
-          <button type="button" className="button button--secondary" onClick={onExport} disabled={exporting} data-testid="export">
-            {t('detail.export')}
-          </button>
-        </div>
-      )}
+      <div className="pf-actions">
+        {typeof id === 'number' && (
+          <>
+            <AppLink to={`/portfolios/${id}/transactions/new`} className="button button--primary" data-testid="add-transaction">
+              {t('detail.addTransaction')}
+            </AppLink>
+            <AppLink to={`/portfolios/${id}/import`} className="button button--secondary">
+              {t('detail.import')}
+            </AppLink>
+            <button type="button" className="button button--secondary" onClick={onExport} disabled={exporting} data-testid="export">
+              {t('detail.export')}
+            </button>
+          </>
+        )}
+        <ShareButton name={name} valuation={valuation.data} />
+        {typeof id === 'number' && <PortfolioSettingsButton portfolio={settings} />}
+      </div>
 
       {valuation.isError && !valuation.data ? (
         <LoadFailed onRetry={() => void valuation.refetch()} />
       ) : (
-        <Summary totals={valuation.data?.totals} valuation={valuation.data} portfolio={settings} isMeta={isMeta} portfolioPending={portfolio.isPending && !isMeta} />
+        <Summary totals={valuation.data?.totals} valuation={valuation.data} portfolio={settings} portfolioId={typeof id === 'number' ? id : undefined} portfolioPending={portfolio.isPending && !isMeta} />
       )}
       {valuation.data && <HoldingsSection holdings={valuation.data.holdings} dimmed={valuation.isPlaceholderData} />}
       <AllocationSection id={id} currency={currency} valuation={valuation.data} />
@@ -150,18 +157,18 @@ interface SummaryProps {
   totals: Totals | undefined;
   valuation: Valuation | undefined;
   portfolio: Portfolio | undefined;
-  isMeta: boolean;
+  /** The portfolio's id; `undefined` for the meta portfolio (no orderable cash). */
+  portfolioId: number | undefined;
   /** The portfolio's settings (with its orderable cash) have not arrived yet. */
   portfolioPending: boolean;
 }
 
 /** Total value, today's change and return; cash with the orderable cash; gains. */
-function Summary({ totals, valuation, portfolio, isMeta, portfolioPending }: SummaryProps) {
+function Summary({ totals, valuation, portfolio, portfolioId, portfolioPending }: SummaryProps) {
   const t = usePortfolioT();
   const locale = useLocale();
   const cached = useCachedOrderableCash();
-  const orderable = portfolio?.orderable_cash ?? null;
-  const showCached = !isMeta && portfolioPending && cached !== undefined;
+  const showCached = portfolioId !== undefined && portfolioPending && cached !== undefined;
 
   if (!totals) {
     return <section className="card pf-section pf-summary pf-summary--loading" aria-busy="true" />;
@@ -223,21 +230,14 @@ function Summary({ totals, valuation, portfolio, isMeta, portfolioPending }: Sum
             )}
           </dd>
         </div>
-        {!isMeta && (showCached || orderable) && (
-          <div data-testid="orderable-cash">
-            <dt>{t('figures.orderableCash')}</dt>
-            <dd>
-              {orderable ? (
-                <Amount value={orderable.amount} currency={orderable.currency} testId="orderable-cash-amount" />
-              ) : (
-                <>
-                  <Amount value={cached!} currency="KRW" testId="orderable-cash-amount" className="pf-cached" />
-                  <span className="pf-summary__note">{t('figures.orderableCashCached')}</span>
-                </>
-              )}
-            </dd>
-          </div>
-        )}
+        {portfolioId !== undefined && (portfolio || showCached) ? (
+          <OrderableCashRow
+            portfolioId={portfolioId}
+            orderable={portfolio ? portfolio.orderable_cash : undefined}
+            cached={showCached ? cached : undefined}
+            baseCurrency={portfolio?.base_currency ?? 'KRW'}
+          />
+        ) : null}
       </dl>
       {valuation?.as_of && (
         <p className="pf-summary__note">

@@ -206,3 +206,81 @@ describe('portfolio list', () => {
     expect(screen.getByTestId('currency-ORIGINAL').textContent).toBe('Original');
   });
 });
+
+describe('reordering portfolios', () => {
+  const ids = () => cards().map((c) => c.getAttribute('data-id'));
+
+  it('moves a card with labelled buttons, sends every id, keeps focus on the button; the meta card stays first', async () => {
+    let saved = portfolioList('original');
+    const api = listApi({
+      'GET /api/portfolios': () => saved,
+      'PUT /api/portfolios/order': (call) => {
+        const order = (call.body as { ids: number[] }).ids;
+        saved = { ...saved, portfolios: order.map((id) => saved.portfolios.find((p) => p.portfolio.id === id)!) };
+        return undefined;
+      },
+    });
+    renderList(api);
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    // The meta card cannot move; the first can't go up, the last can't go down.
+    expect(within(cards()[0]!).queryAllByRole('button')).toHaveLength(0);
+    const up = within(cards()[1]!).getByRole('button', { name: '‘키움 메인’ 위로 옮기기' }) as HTMLButtonElement;
+    const down = within(cards()[1]!).getByRole('button', { name: '‘키움 메인’ 아래로 옮기기' }) as HTMLButtonElement;
+    expect(up.disabled).toBe(true);
+    expect(down.disabled).toBe(false);
+    expect((within(cards()[2]!).getByTestId('move-down') as HTMLButtonElement).disabled).toBe(true);
+
+    down.focus();
+    fireEvent.click(down);
+    expect(ids()).toEqual(['meta', '9', '7']);
+    await waitFor(() => expect(api.find('PUT', '/api/portfolios/order')).toHaveLength(1));
+    expect(api.find('PUT', '/api/portfolios/order')[0]!.body).toEqual({ ids: [9, 7] });
+    // Now last: its down button is off, so focus moved to its up button.
+    const moved = cards()[2]!;
+    expect(moved.getAttribute('data-id')).toBe('7');
+    expect(document.activeElement).toBe(within(moved).getByTestId('move-up'));
+    expect(screen.getByTestId('reorder-status').textContent).toBe('‘키움 메인’을(를) 2번째로 옮겼습니다.');
+
+    // And back up, by keyboard (Enter on a focused button is a click).
+    fireEvent.click(within(moved).getByTestId('move-up'));
+    expect(ids()).toEqual(['meta', '7', '9']);
+    await waitFor(() => expect(api.find('PUT', '/api/portfolios/order')).toHaveLength(2));
+    expect(api.find('PUT', '/api/portfolios/order')[1]!.body).toEqual({ ids: [7, 9] });
+  });
+
+  it('shows the new order at once and puts it back when the server fails', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const api = listApi({ 'PUT /api/portfolios/order': () => apiError(500, 'internal') });
+    renderApp({
+      route: '/portfolios',
+      api: async (url, init) => {
+        if (url.pathname === '/api/portfolios/order') await held;
+        return api.handler(url, init);
+      },
+      ui: (
+        <>
+          <ToastArea />
+          <Routes>
+            <Route path="/portfolios" element={<PortfolioListRoute />} />
+          </Routes>
+        </>
+      ),
+    });
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    const up = within(cards()[2]!).getByRole('button', { name: '‘US growth’ 위로 옮기기' });
+    up.focus();
+    fireEvent.click(up);
+    // Before the server answers.
+    await waitFor(() => expect(ids()).toEqual(['meta', '9', '7']));
+    release();
+    await waitFor(() => expect(ids()).toEqual(['meta', '7', '9']));
+    expect(api.find('PUT', '/api/portfolios/order')[0]!.body).toEqual({ ids: [9, 7] });
+    expect(await screen.findByText('순서를 바꾸지 못해 원래 순서로 되돌렸습니다.')).toBeTruthy();
+    expect(screen.getByTestId('reorder-status').textContent).toBe('');
+    // Focus is back on the button pressed, at the card's old place.
+    await waitFor(() => expect(document.activeElement).toBe(within(cards()[2]!).getByTestId('move-up')));
+  });
+});

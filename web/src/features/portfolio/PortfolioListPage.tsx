@@ -1,10 +1,10 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { RequireAuth } from '@/shared/auth/RequireAuth';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { BASE_CURRENCIES, COST_METHODS, type BaseCurrency, type CostMethod, type Portfolio, type Totals } from './api-types';
-import { META_ID, useCreatePortfolio, usePortfolioList } from './api';
+import { META_ID, useCreatePortfolio, usePortfolioList, useReorderPortfolios } from './api';
 import { failureMessage, focusFirstInvalid, InputField, SelectField, serverFields } from './fields';
 import { usePortfolioT } from './messages';
 import { currencyParam, useCurrencyMode } from './prefs';
@@ -37,6 +37,43 @@ export function PortfolioListPage() {
   const [creating, setCreating] = useState(false);
   const formOpen = creating || (data !== undefined && data.portfolios.length === 0);
   const full = (data?.portfolios.length ?? 0) >= MAX_PORTFOLIOS;
+  const toast = useToast();
+  const { reorder } = useReorderPortfolios();
+  const cardsRef = useRef<HTMLUListElement>(null);
+  const [announcement, setAnnouncement] = useState('');
+  // After a move, focus stays on the button pressed (or its twin, at an end of the list),
+  // once the card is at its new place: a card moved in the DOM loses focus otherwise.
+  const focusAfterMove = useRef<{ id: number; index: number; dir: MoveDir } | null>(null);
+  const order = data?.portfolios.map((p) => p.portfolio.id) ?? [];
+
+  useLayoutEffect(() => {
+    const pending = focusAfterMove.current;
+    if (!pending || order[pending.index] !== pending.id) return;
+    focusAfterMove.current = null;
+    const card = cardsRef.current?.querySelector(`[data-id="${pending.id}"]`);
+    const pressed = card?.querySelector<HTMLButtonElement>(`[data-move="${pending.dir}"]`);
+    const other = card?.querySelector<HTMLButtonElement>(`[data-move="${pending.dir === 'up' ? 'down' : 'up'}"]`);
+    (pressed && !pressed.disabled ? pressed : other)?.focus();
+  });
+
+  const move = (index: number, dir: MoveDir) => {
+    if (!data) return;
+    const target = dir === 'up' ? index - 1 : index + 1;
+    const ids = data.portfolios.map((p) => p.portfolio.id);
+    if (target < 0 || target >= ids.length) return;
+    const id = ids[index]!;
+    const moved = data.portfolios[index]!.portfolio.name;
+    [ids[index], ids[target]] = [ids[target]!, id];
+    focusAfterMove.current = { id, index: target, dir };
+    setAnnouncement(t('reorder.moved', { name: moved, position: target + 1 }));
+    void reorder(ids).then((result) => {
+      if (result.ok) return;
+      focusAfterMove.current = { id, index, dir };
+      // The toast is announced; the earlier "moved" line is withdrawn.
+      setAnnouncement('');
+      toast.show(failureMessage(t, result.error, t('reorder.failed')), { tone: 'error' });
+    });
+  };
 
   return (
     <div className="pf-page" data-testid="portfolio-list-page">
@@ -53,13 +90,34 @@ export function PortfolioListPage() {
           <span className="pf-skeleton__card" />
         </div>
       ) : (
-        <ul className={`pf-cards${list.isPlaceholderData ? ' pf-stale' : ''}`} aria-busy={list.isFetching} data-testid="portfolio-cards">
+        <ul
+          ref={cardsRef}
+          className={`pf-cards${list.isPlaceholderData ? ' pf-stale' : ''}`}
+          aria-busy={list.isFetching}
+          aria-describedby={data.portfolios.length > 1 ? 'pf-reorder-hint' : undefined}
+          data-testid="portfolio-cards"
+        >
           <PortfolioCard id={META_ID} name={t('metaName')} sub={t('metaHint')} totals={data.meta} meta />
-          {data.portfolios.map(({ portfolio, totals }) => (
-            <PortfolioCard key={portfolio.id} id={portfolio.id} name={portfolio.name} sub={subline(portfolio)} totals={totals} />
+          {data.portfolios.map(({ portfolio, totals }, index) => (
+            <PortfolioCard
+              key={portfolio.id}
+              id={portfolio.id}
+              name={portfolio.name}
+              sub={subline(portfolio)}
+              totals={totals}
+              order={data.portfolios.length > 1 ? { first: index === 0, last: index === data.portfolios.length - 1, move: (dir) => move(index, dir) } : undefined}
+            />
           ))}
         </ul>
       )}
+      {data && data.portfolios.length > 1 && (
+        <p id="pf-reorder-hint" className="pf-field__hint">
+          {t('reorder.hint')}
+        </p>
+      )}
+      <span className="visually-hidden" role="status" data-testid="reorder-status">
+        {announcement}
+      </span>
       {data && data.portfolios.length === 0 && <p className="pf-empty">{t('empty')}</p>}
 
       <section className="card pf-section" aria-labelledby="pf-create-title">
@@ -91,19 +149,23 @@ function subline(p: Portfolio): string {
   return [p.broker, p.base_currency].filter(Boolean).join(' · ');
 }
 
+type MoveDir = 'up' | 'down';
+
 interface CardProps {
   id: number | typeof META_ID;
   name: string;
   sub: string;
   totals: Totals;
   meta?: boolean;
+  /** Its place among the member's portfolios, and how to move it (not for the meta card). */
+  order?: { first: boolean; last: boolean; move: (dir: MoveDir) => void } | undefined;
 }
 
-/** One portfolio in the list: a link to it with its value, today's change and return. */
-function PortfolioCard({ id, name, sub, totals, meta = false }: CardProps) {
+/** One portfolio in the list: a link to it with its value, today's change and return; move up/down buttons. */
+function PortfolioCard({ id, name, sub, totals, meta = false, order }: CardProps) {
   const t = usePortfolioT();
   return (
-    <li className={`card pf-card${meta ? ' pf-card--meta' : ''}`} data-testid="portfolio-card" data-id={id}>
+    <li className={`card pf-card${meta ? ' pf-card--meta' : ''}${order ? ' pf-card--movable' : ''}`} data-testid="portfolio-card" data-id={id}>
       <AppLink to={`/portfolios/${id}`} className="pf-card__link">
         <span className="pf-card__names">
           <span className="pf-card__name">{name}</span>
@@ -125,6 +187,36 @@ function PortfolioCard({ id, name, sub, totals, meta = false }: CardProps) {
           </span>
         </span>
       </AppLink>
+      {order && (
+        <span className="pf-card__order">
+          <button
+            type="button"
+            className="pf-move"
+            data-move="up"
+            onClick={() => order.move('up')}
+            disabled={order.first}
+            aria-label={t('reorder.up', { name })}
+            data-testid="move-up"
+          >
+            <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
+              <path d="M6 15l6-6 6 6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+          <button
+            type="button"
+            className="pf-move"
+            data-move="down"
+            onClick={() => order.move('down')}
+            disabled={order.last}
+            aria-label={t('reorder.down', { name })}
+            data-testid="move-down"
+          >
+            <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
+              <path d="M6 9l6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+        </span>
+      )}
     </li>
   );
 }

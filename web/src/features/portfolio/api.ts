@@ -129,18 +129,85 @@ export function useCreatePortfolio() {
   });
 }
 
+/** `PATCH /api/portfolios/{id}`: only the fields sent change; `null` clears the broker or the orderable cash. */
+export type PortfolioPatch = Partial<Pick<Portfolio, 'name' | 'cost_method' | 'broker'>> & {
+  orderable_cash?: { amount: string; currency: string } | null;
+};
+
 export function useUpdatePortfolio(id: number) {
   const userId = useMember();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Partial<Pick<Portfolio, 'name' | 'cost_method' | 'broker'>> & {
-      orderable_cash?: { amount: string; currency: string } | null;
-    }) => apiRequest<Portfolio>(base(id), { method: 'PATCH', body }),
+    mutationFn: (body: PortfolioPatch) => apiRequest<Portfolio>(base(id), { method: 'PATCH', body }),
     onSuccess: (saved) => {
       client.setQueryData(portfolioKeys.part(userId, id, 'settings'), saved);
       return client.invalidateQueries({ queryKey: portfolioKeys.all(userId) });
     },
   });
+}
+
+/**
+ * Deletes a portfolio (its transactions go with it). The lists and the meta portfolio are
+ * refreshed; the deleted one's own queries are left to the caller, which leaves its page
+ * first (refetching them would only answer 404).
+ */
+export function useDeletePortfolio(id: number) {
+  const userId = useMember();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<void>(base(id), { method: 'DELETE' }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: [...portfolioKeys.all(userId), 'list'] }),
+        client.invalidateQueries({ queryKey: portfolioKeys.one(userId, META_ID) }),
+      ]).then(() => undefined),
+  });
+}
+
+/** Removes every cached query of one portfolio (after it was deleted and its page left). */
+export function useForgetPortfolio() {
+  const userId = useMember();
+  const client = useQueryClient();
+  return (id: number) => client.removeQueries({ queryKey: portfolioKeys.one(userId, id) });
+}
+
+/** `list` with its portfolios in the order of `ids` (ids it does not hold are skipped, others keep their place at the end). */
+export function inOrder(list: PortfolioList, ids: readonly number[]): PortfolioList {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const portfolios = [...list.portfolios].sort(
+    (a, b) => (rank.get(a.portfolio.id) ?? Number.MAX_SAFE_INTEGER) - (rank.get(b.portfolio.id) ?? Number.MAX_SAFE_INTEGER),
+  );
+  return { ...list, portfolios };
+}
+
+/**
+ * `PUT /api/portfolios/order` with every id, shown at once: each cached list (every
+ * currency) takes the new order before the server answers, and goes back to what it was
+ * if the server refuses (the lists are then asked again). The promise settles with the
+ * server's answer and never rejects; it tells whether the order was saved.
+ */
+export function useReorderPortfolios() {
+  const userId = useMember();
+  const client = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (ids: number[]) => apiRequest<void>('/api/portfolios/order', { method: 'PUT', body: { ids } }),
+  });
+  const { mutateAsync } = mutation;
+  const reorder = (ids: number[]): Promise<{ ok: true } | { ok: false; error: unknown }> => {
+    const lists = [...portfolioKeys.all(userId), 'list'];
+    void client.cancelQueries({ queryKey: lists });
+    const before = client.getQueriesData<PortfolioList>({ queryKey: lists });
+    client.setQueriesData<PortfolioList>({ queryKey: lists }, (old) => (old ? inOrder(old, ids) : old));
+    return mutateAsync(ids).then(
+      () => ({ ok: true as const }),
+      (error: unknown) => {
+        for (const [key, data] of before) client.setQueryData(key, data);
+        void client.invalidateQueries({ queryKey: lists });
+        return { ok: false as const, error };
+      },
+    );
+  };
+  return { reorder, isPending: mutation.isPending };
 }
 
 /**

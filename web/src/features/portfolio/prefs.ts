@@ -6,6 +6,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import {
   readStorage,
+  removeStorage,
   subscribeStorage,
   writeStorage,
   type CurrencyMode,
@@ -88,4 +89,14 @@ export function useCachedOrderableCash(): string | undefined {
 export function rememberOrderableCash(amount: string, currency: string): void {
   if (currency !== 'KRW' || !/^\d+(\.\d+)?$/.test(amount)) return;
   if (readStorage('KB_ORDERABLE_CASH_AMOUNT') !== amount) writeStorage('KB_ORDERABLE_CASH_AMOUNT', amount);
+}
+
+/**
+ * Keeps the cache in step with an orderable cash just saved: a KRW amount is remembered;
+ * a cleared one, or one in another currency, drops the remembered won amount (it would
+ * otherwise show, stale, before the network answers next time).
+ */
+export function storeSavedOrderableCash(cash: { amount: string; currency: string } | null): void {
+  if (cash && cash.currency === 'KRW') rememberOrderableCash(cash.amount, cash.currency);
+  else removeStorage('KB_ORDERABLE_CASH_AMOUNT');
 }
