@@ -129,6 +129,14 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
             json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "-1", "price": "70000", "currency": "KRW"}),
             "quantity",
         ),
+        (
+            json!({"kind": "deposit", "trade_date": "2999-01-02", "quantity": "1", "price": "5", "currency": "KRW"}),
+            "trade_date",
+        ),
+        (
+            json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "1", "price": "0", "currency": "KRW"}),
+            "price",
+        ),
         // More than is held at the date.
         (
             json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
@@ -276,7 +284,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     };
 
     // A file with two bad rows: the preview names both; the import stores nothing.
-    let bad = "일자,종류,종목,수량,단가,통화\n2024-05-02,매수,KRX:005930,1,70000,KRW\n2024-05-03,매수,KRX:005930,abc,70000,KRW\n2024-99-01,매도,KRX:005930,1,70000,KRW\n";
+    let bad = "일자,종류,종목,수량,단가,통화\n2024-05-02,매수,KRX:005930,1,70000,KRW\n2024-05-03,매수,KRX:005930,abc,70000,KRW\n2024-99-01,매도,KRX:005930,1,70000,KRW\n2999-01-02,입금,,1,5,KRW\n";
     let preview: Value = import(id, "import/preview", bad.into())
         .await
         .unwrap()
@@ -289,12 +297,12 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
         .iter()
         .map(|e| e["line"].as_i64().unwrap())
         .collect();
-    assert_eq!(rows, [3, 4], "{preview}");
+    assert_eq!(rows, [3, 4, 5], "{preview}");
     let r = import(id, "import", bad.into()).await.unwrap();
     assert_eq!(r.status(), 422);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["code"], "invalid_import");
-    assert_eq!(body["errors"].as_array().unwrap().len(), 2);
+    assert_eq!(body["errors"].as_array().unwrap().len(), 3);
     let tx_path = format!("/api/portfolios/{id}/transactions");
     assert_eq!(
         get_json(&app, &token, &tx_path)

@@ -195,6 +195,12 @@ pub struct TransactionInput {
     pub note: Option<String>,
 }
 
+/// The latest trade date accepted: today where the day is furthest ahead (UTC+14), so a
+/// member anywhere can record today's trades and nobody tomorrow's.
+fn latest_trade_date() -> NaiveDate {
+    (Utc::now() + chrono::Duration::hours(14)).date_naive()
+}
+
 /// Longest note on a transaction, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
 
@@ -224,6 +230,12 @@ impl TransactionInput {
                 errors.insert("trade_date".into(), "A date as YYYY-MM-DD.".into());
                 NaiveDate::MIN
             });
+        if trade_date > latest_trade_date() {
+            errors.insert(
+                "trade_date".into(),
+                "The trade date is in the future.".into(),
+            );
+        }
         let instrument_id = match self.instrument_id.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(raw) => match raw.parse::<InstrumentId>() {
@@ -1128,8 +1140,16 @@ async fn preview_of(
     let portfolio = owned(state, user_id, id).await?;
     let existing = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
     let mut preview = csv_file::preview(body, &settings_of(&portfolio), &existing);
-    // Instruments the catalogue does not know are bad rows too.
+    // Instruments the catalogue does not know, and dates in the future, are bad rows too.
     for row in &preview.rows {
+        if row.transaction.trade_date > latest_trade_date() {
+            preview.errors.push(csv_file::RowError {
+                row: row.row,
+                column: Some(Field::Date),
+                code: moat_portfolio::IssueCode::InvalidDate,
+                message: "The trade date is in the future.".into(),
+            });
+        }
         if let Some(inst) = &row.transaction.instrument {
             if state.market.instrument(inst).is_none() {
                 preview.errors.push(csv_file::RowError {
