@@ -359,6 +359,20 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
         (Some(0), Some(4))
     );
 
+    // A file larger than the instance's body limit (64 KiB in tests) is still taken, up
+    // to 5 MB; beyond that, 413.
+    let mut big = String::from("date,type,quantity,price,currency\n");
+    while big.len() < 200 * 1024 {
+        big += "2024-01-02,deposit,1,5,KRW\n";
+    }
+    let r = import(copy, "import/preview", big).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let huge = "x".repeat(6 * 1024 * 1024);
+    assert_eq!(
+        import(copy, "import/preview", huge).await.unwrap().status(),
+        413
+    );
+
     // The meta portfolio is the sum of its parts.
     let meta = get_json(&app, &token, "/api/portfolios/meta/valuation").await;
     assert_eq!(meta["totals"]["cost_basis"], "2253000");

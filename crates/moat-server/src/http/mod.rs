@@ -106,8 +106,14 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(portfolio::routes::get_valuation))
         .routes(routes!(portfolio::routes::get_performance))
         .routes(routes!(portfolio::routes::get_allocation))
-        .routes(routes!(portfolio::routes::import_preview))
-        .routes(routes!(portfolio::routes::import_apply))
+        // CSV imports may be larger than other bodies (up to 5 MB); this inner limit
+        // overrides the instance's `body_limit_bytes` for these two routes only.
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(portfolio::routes::import_preview))
+                .routes(routes!(portfolio::routes::import_apply))
+                .layer(DefaultBodyLimit::max(portfolio::routes::MAX_IMPORT_BYTES)),
+        )
         .routes(routes!(portfolio::routes::export_csv))
         .routes(routes!(portfolio::dividends::instrument_dividends))
         .routes(routes!(portfolio::dividends::calendar))
@@ -188,9 +194,18 @@ async fn api_not_found() -> ApiError {
     ApiError::not_found("There is no such API endpoint.")
 }
 
-/// Refuses a body whose declared length is over the limit before reading it.
+/// Refuses a body whose declared length is over the limit before reading it. CSV
+/// imports (`/api/portfolios/{id}/import…`) may be up to their own, larger limit.
 async fn reject_oversized(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let limit = state.config.body_limit_bytes;
+    let path = request.uri().path();
+    let limit = if path.starts_with("/api/portfolios/") && path.contains("/import") {
+        state
+            .config
+            .body_limit_bytes
+            .max(portfolio::routes::MAX_IMPORT_BYTES)
+    } else {
+        state.config.body_limit_bytes
+    };
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
