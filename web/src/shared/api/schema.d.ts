@@ -150,6 +150,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dividends/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dividends whose ex-date or pay date falls in the range, by ex-date. */
+        get: operations["calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fx/{pair}": {
         parameters: {
             query?: never;
@@ -210,6 +227,26 @@ export interface paths {
         };
         /** Candles for a chart range. */
         get: operations["get_candles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/{id}/dividends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An instrument's dividends with an ex-date in the range: history and those
+         *     announced or expected.
+         */
+        get: operations["instrument_dividends"];
         put?: never;
         post?: never;
         delete?: never;
@@ -291,6 +328,26 @@ export interface paths {
         patch: operations["update_me"];
         trace?: never;
     };
+    "/api/me/dividends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's dividends: received, entitled (not yet recorded), the 12-month
+         *     projection by month, trailing yield and yield on cost — after withholding.
+         */
+        get: operations["my_dividends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/export": {
         parameters: {
             query?: never;
@@ -363,6 +420,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portfolios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's portfolios in their order, each with its totals, and the meta
+         *     portfolio's totals.
+         */
+        get: operations["list_portfolios"];
+        put?: never;
+        /** Creates a portfolio after the member's others. */
+        post: operations["create_portfolio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Puts the member's portfolios in a new order. */
+        put: operations["reorder_portfolios"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One portfolio's settings. */
+        get: operations["get_portfolio"];
+        put?: never;
+        post?: never;
+        /** Deletes a portfolio and its transactions. */
+        delete: operations["delete_portfolio"];
+        options?: never;
+        head?: never;
+        /** Changes a portfolio's name, cost method, broker or orderable cash. */
+        patch: operations["patch_portfolio"];
+        trace?: never;
+    };
+    "/api/portfolios/{id}/allocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the value splits by holding, sector, country, currency or asset class. */
+        get: operations["get_allocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every transaction of the portfolio as CSV (the import format). */
+        get: operations["export_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports a CSV file: every new row in one database transaction, or nothing when
+         *     any row is bad (422 with the preview's errors).
+         */
+        post: operations["import_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What importing a CSV file would do: each row parsed, duplicates marked, every bad
+         *     row named. Nothing is stored.
+         */
+        post: operations["import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily values with a benchmark, and returns over 1M, 3M, YTD, 1Y and since
+         *     inception (time-weighted, money-weighted, simple) with why they differ.
+         */
+        get: operations["get_performance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The portfolio's transactions by trade date. */
+        get: operations["list_transactions"];
+        put?: never;
+        /** Records a transaction, after checking it against the portfolio's others. */
+        post: operations["add_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/transactions/{tx}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces a transaction; everything after it is recomputed. */
+        put: operations["update_transaction"];
+        post?: never;
+        /** Deletes a transaction, unless that would leave a later sell without the shares. */
+        delete: operations["delete_transaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A portfolio (or `meta`: all of them) valued now: holdings, cash and totals. */
+        get: operations["get_valuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{nickname}": {
         parameters: {
             query?: never;
@@ -418,6 +679,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CalendarDividend: components["schemas"]["DividendDto"] & {
+            name_en: string;
+            name_ko: string;
+            ticker: string;
+        };
         /** @description The provider's answer (query string, or form body for `form_post`). */
         CallbackParams: {
             code?: string | null;
@@ -454,6 +720,15 @@ export interface components {
             /** @description Required when the account has a password. */
             password?: string | null;
         };
+        DividendDto: {
+            /** @description Per share, decimal string. */
+            amount: string;
+            currency: string;
+            ex_date: string;
+            instrument_id: string;
+            pay_date?: string | null;
+            record_date?: string | null;
+        };
         /** @description The JSON body, as documented in the OpenAPI document. */
         ErrorBody: {
             /** @description Stable, machine-readable code in snake_case. */
@@ -473,6 +748,10 @@ export interface components {
             provider: string;
             /** @description The provider's id for the member. */
             subject: string;
+        };
+        ExportedPortfolio: {
+            portfolio: components["schemas"]["PortfolioDto"];
+            transactions: components["schemas"]["TransactionDto"][];
         };
         ExportedSession: {
             /** @description The session of this request. */
@@ -503,6 +782,11 @@ export interface components {
         Health: {
             /** @description Always `ok` while the process serves requests. */
             status: string;
+        };
+        ImportResult: {
+            /** Format: int64 */
+            imported: number;
+            skipped_duplicates: number;
         };
         /** @description An instrument with its quote and key figures. */
         InstrumentDetail: components["schemas"]["InstrumentDto"] & {
@@ -565,6 +849,8 @@ export interface components {
             /** @description Favourite instrument ids, in the member's order. */
             favorites: string[];
             identities: components["schemas"]["ExportedIdentity"][];
+            /** @description Portfolios, in the member's order, each with every transaction. */
+            portfolios: components["schemas"]["ExportedPortfolio"][];
             sessions: components["schemas"]["ExportedSession"][];
         };
         Meta: {
@@ -581,16 +867,67 @@ export interface components {
             gainers: components["schemas"]["Priced"][];
             losers: components["schemas"]["Priced"][];
         };
+        NewPortfolioRequest: {
+            /** @description `KRW` or `USD`. */
+            base_currency: string;
+            broker?: string | null;
+            /** @description `moving_average` (default) or `fifo`. */
+            cost_method?: string | null;
+            name: string;
+        };
         OidcSignupRequest: {
             nickname: string;
             /** @description The ticket from `/signup/social#ticket=…`. */
             ticket: string;
+        };
+        OrderableCashDto: {
+            /** @description Decimal string. */
+            amount: string;
+            currency: string;
+            updated_at?: string | null;
         };
         /** @description The home screen's market summary. */
         Overview: {
             fx: components["schemas"]["Priced"][];
             indices: components["schemas"]["Priced"][];
             movers: components["schemas"]["Movers"];
+        };
+        /** @description A portfolio's settings. */
+        PortfolioDto: {
+            /** @description `KRW` or `USD`. */
+            base_currency: string;
+            broker?: string | null;
+            /** @description `moving_average` or `fifo`. */
+            cost_method: string;
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            orderable_cash?: null | components["schemas"]["OrderableCashDto"];
+            /** Format: int64 */
+            position: number;
+        };
+        PortfolioList: {
+            /** @description Every portfolio combined (KRW unless `currency=USD`); zeros without portfolios. */
+            meta: Record<string, never>;
+            portfolios: components["schemas"]["PortfolioWithTotals"][];
+        };
+        PortfolioOrder: {
+            /** @description Every one of the member's portfolio ids, once, in the new order. */
+            ids: number[];
+        };
+        PortfolioPatch: {
+            /** @description Empty or null clears it. */
+            broker?: string | null;
+            cost_method?: string | null;
+            name?: string | null;
+            orderable_cash?: null | components["schemas"]["OrderableCashDto"];
+        };
+        /** @description One portfolio with its totals. */
+        PortfolioWithTotals: {
+            portfolio: components["schemas"]["PortfolioDto"];
+            /** @description `moat_portfolio::valuation::Totals`, amounts rounded to the currency's minor unit. */
+            totals: Record<string, never>;
         };
         /** @description An instrument with its quote. */
         Priced: {
@@ -668,6 +1005,13 @@ export interface components {
             nickname: string;
             password: string;
         };
+        /** @description A split's ratio: `denominator` old shares become `numerator` new ones. */
+        SplitDto: {
+            /** Format: int32 */
+            denominator: number;
+            /** Format: int32 */
+            numerator: number;
+        };
         /** @description Key figures of the stock page (decimal strings; null when unknown). */
         StatsDto: {
             day_high?: string | null;
@@ -687,6 +1031,38 @@ export interface components {
         TokenResponse: {
             /** @description The JWT; send it as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        /** @description A transaction; amounts are decimal strings. */
+        TransactionDto: {
+            currency: string;
+            fee: string;
+            fx_rate?: string | null;
+            /** Format: int64 */
+            id: number;
+            instrument_id?: string | null;
+            /** @description `buy`, `sell`, `dividend`, `deposit`, `withdrawal`, `fee`, `tax` or `split`. */
+            kind: string;
+            note: string;
+            price: string;
+            quantity: string;
+            split?: null | components["schemas"]["SplitDto"];
+            tax: string;
+            trade_date: string;
+        };
+        /** @description A transaction to record (or to replace one with). */
+        TransactionInput: {
+            currency: string;
+            fee?: string | null;
+            fx_rate?: string | null;
+            instrument_id?: string | null;
+            kind: string;
+            note?: string | null;
+            price?: string | null;
+            quantity?: string | null;
+            split?: null | components["schemas"]["SplitDto"];
+            tax?: string | null;
+            /** @description `YYYY-MM-DD`. */
+            trade_date: string;
         };
         UpdateMeRequest: {
             nickname: string;
@@ -1034,6 +1410,38 @@ export interface operations {
             };
         };
     };
+    calendar: {
+        parameters: {
+            query?: {
+                from?: string | null;
+                to?: string | null;
+                /** @description `KR`, `US` or `all` (default). */
+                country?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarDividend"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_fx: {
         parameters: {
             query?: {
@@ -1174,6 +1582,48 @@ export interface operations {
                 };
             };
             /** @description `invalid_parameter`: unknown `range` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    instrument_dividends: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD`; default a year ago (calendar: today). */
+                from?: string | null;
+                /** @description `YYYY-MM-DD`; default a year ahead (calendar: 31 days after `from`). */
+                to?: string | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DividendDto"][];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,6 +1857,45 @@ export interface operations {
             };
         };
     };
+    my_dividends: {
+        parameters: {
+            query?: {
+                /** @description `KRW` (default) or `USD`: the currency of the projection and yields. */
+                currency?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{received, entitlements, projection: [{month, gross, net}], trailing_yield, yield_on_cost}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     export_me: {
         parameters: {
             query?: never;
@@ -1565,6 +2054,595 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meta"];
+                };
+            };
+        };
+    };
+    list_portfolios: {
+        parameters: {
+            query?: {
+                /** @description `original` (each portfolio in its base currency), `KRW` or `USD`. */
+                currency?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_portfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPortfolioRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioDto"];
+                };
+            };
+            /** @description `limit_reached`: 20 portfolios already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reorder_portfolios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioOrder"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not exactly the member's portfolios */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_portfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_portfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patch_portfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioPatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_allocation: {
+        parameters: {
+            query?: {
+                /** @description `holding`, `sector`, `country`, `currency` or `asset_class`. */
+                by?: string | null;
+                currency?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description a portfolio id or `meta` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `[{key, value, weight_percent}]`, largest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_import` with `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description `{rows: [{row, transaction, duplicate}], errors: [{row, column, code, message}], warnings, ignored_columns}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_performance: {
+        parameters: {
+            query?: {
+                /** @description `original`, `KRW` or `USD`. */
+                currency?: string | null;
+                /** @description `INDEX:KOSPI` (default for KRW) or `INDEX:SPX`. */
+                benchmark?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description a portfolio id or `meta` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{currency, points: [{date, value, flow, benchmark}], periods: [PeriodReturn]}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_transactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"][];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input` naming each field (a sell of more than is held names `quantity`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                tx: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                tx: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a later sell would sell more than is held */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_valuation: {
+        parameters: {
+            query?: {
+                /** @description `original` (each portfolio in its base currency), `KRW` or `USD`. */
+                currency?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description a portfolio id or `meta` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `moat_portfolio::Valuation` (rounded), each holding with `name_ko`, `name_en`, `ticker`, `kind`, `sector`; plus `as_of` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
