@@ -57,6 +57,21 @@ pub fn to_domain(row: &TransactionRow) -> Result<Transaction, ApiError> {
     })
 }
 
+/// Every transaction of the member, in one query, by portfolio id.
+pub async fn transactions_by_portfolio(
+    state: &AppState,
+    user_id: i64,
+) -> Result<HashMap<i64, Vec<Transaction>>, ApiError> {
+    let mut by_portfolio: HashMap<i64, Vec<Transaction>> = HashMap::new();
+    for row in &state.storage.transactions_of_member(user_id).await? {
+        by_portfolio
+            .entry(row.portfolio_id)
+            .or_default()
+            .push(to_domain(row)?);
+    }
+    Ok(by_portfolio)
+}
+
 pub fn to_domain_all(rows: &[TransactionRow]) -> Result<Vec<Transaction>, ApiError> {
     rows.iter().map(to_domain).collect()
 }

@@ -392,7 +392,9 @@ pub async fn list_portfolios(
     let mode = parse_mode(params.currency.as_deref())?;
     let user_id = member.user.id;
     let rows = state.storage.list_portfolios(user_id).await?;
-    let all = to_domain_all(&state.storage.transactions_of_member(user_id).await?)?;
+    // One query for every transaction, split by portfolio.
+    let mut by_portfolio = super::transactions_by_portfolio(&state, user_id).await?;
+    let all: Vec<Transaction> = by_portfolio.values().flatten().cloned().collect();
     let snap = snapshot(&state, &instruments_of(&all)).await;
     let first = all.iter().map(|t| t.trade_date).min();
     let fx = match first {
@@ -408,9 +410,16 @@ pub async fn list_portfolios(
     let mut parts = Vec::new();
     for row in &rows {
         let settings = settings_of(row);
-        let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
+        let txs = by_portfolio.remove(&row.id).unwrap_or_default();
         let shown = value_portfolio(&settings, &txs, mode, &snap, &fx).map_err(domain_error)?;
-        parts.push(value_portfolio(&settings, &txs, meta_mode, &snap, &fx).map_err(domain_error)?);
+        // The meta portfolio needs one currency; a second valuation only when the shown
+        // one is not already in it.
+        let part = if mode == meta_mode {
+            shown.clone()
+        } else {
+            value_portfolio(&settings, &txs, meta_mode, &snap, &fx).map_err(domain_error)?
+        };
+        parts.push(part);
         portfolios.push(PortfolioWithTotals {
             portfolio: row.into(),
             totals: serde_json::to_value(shown.rounded().totals).map_err(ApiError::internal)?,
@@ -822,12 +831,17 @@ async fn scope(
     raw: &str,
 ) -> Result<Vec<(PortfolioSettings, Vec<Transaction>)>, ApiError> {
     if raw == META {
-        let mut out = Vec::new();
-        for row in state.storage.list_portfolios(user_id).await? {
-            let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
-            out.push((settings_of(&row), txs));
-        }
-        Ok(out)
+        let mut by_portfolio = super::transactions_by_portfolio(state, user_id).await?;
+        Ok(state
+            .storage
+            .list_portfolios(user_id)
+            .await?
+            .iter()
+            .map(|row| {
+                let txs = by_portfolio.remove(&row.id).unwrap_or_default();
+                (settings_of(row), txs)
+            })
+            .collect())
     } else {
         let row = owned(state, user_id, parse_portfolio_id(raw)?).await?;
         let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
