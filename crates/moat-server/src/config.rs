@@ -260,6 +260,10 @@ const AUTH_ENV_KEYS: &[&str] = &[
 ];
 
 /// `[market]` keys read from `MOAT_MARKET_…` (e.g. `MOAT_MARKET_ALPHA_VANTAGE_KEY`).
+/// `MOAT_PORTFOLIO_*` variables read into `[portfolio]` (figment's `only`: these keys
+/// and no others, so an unrelated `MOAT_PORTFOLIO_…` variable is not an unknown key).
+const PORTFOLIO_ENV_KEYS: &[&str] = &["withholding_kr", "withholding_us"];
+
 const MARKET_ENV_KEYS: &[&str] = &[
     "krx",
     "us",
@@ -328,7 +332,7 @@ impl Config {
             )
             .merge(
                 Env::prefixed("MOAT_PORTFOLIO_")
-                    .only(&["withholding_kr", "withholding_us"])
+                    .only(PORTFOLIO_ENV_KEYS)
                     .map(|k| format!("portfolio.{k}").into()),
             )
             .merge(Serialized::defaults(overrides));

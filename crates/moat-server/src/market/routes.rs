@@ -33,7 +33,7 @@ fn market(state: &AppState) -> &Arc<MarketService> {
     &state.market
 }
 
-fn rfc3339(t: DateTime<Utc>) -> String {
+pub(crate) fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
@@ -162,7 +162,7 @@ fn parse_id(raw: &str) -> Result<InstrumentId, ApiError> {
         .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))
 }
 
-fn find(state: &AppState, raw: &str) -> Result<Arc<Instrument>, ApiError> {
+pub(crate) fn find(state: &AppState, raw: &str) -> Result<Arc<Instrument>, ApiError> {
     let id = parse_id(raw)?;
     market(state)
         .instrument(&id)
@@ -489,7 +489,11 @@ pub struct FxDto {
     pub rates: Vec<FxRateDto>,
 }
 
-fn parse_date(field: &str, raw: Option<&str>, default: NaiveDate) -> Result<NaiveDate, ApiError> {
+pub(crate) fn parse_date(
+    field: &str,
+    raw: Option<&str>,
+    default: NaiveDate,
+) -> Result<NaiveDate, ApiError> {
     match raw {
         None | Some("") => Ok(default),
         Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d")

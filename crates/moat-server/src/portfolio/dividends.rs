@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{fx_history, latest_fx, settings_of, snapshot, to_domain_all};
+use crate::market::routes::{find, parse_date};
 use crate::{
     auth::extract::Member,
     http::{
@@ -70,22 +71,14 @@ pub struct RangeParams {
     pub to: Option<String>,
 }
 
-fn date_param(name: &str, raw: Option<&str>, default: NaiveDate) -> Result<NaiveDate, ApiError> {
-    match raw.map(str::trim) {
-        None | Some("") => Ok(default),
-        Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d")
-            .map_err(|_| ApiError::invalid_parameter(name, "A date as YYYY-MM-DD.")),
-    }
-}
-
 fn range(
     params_from: Option<&str>,
     params_to: Option<&str>,
     default_from: NaiveDate,
     default_days: i64,
 ) -> Result<(NaiveDate, NaiveDate), ApiError> {
-    let from = date_param("from", params_from, default_from)?;
-    let to = date_param("to", params_to, from + Duration::days(default_days))?;
+    let from = parse_date("from", params_from, default_from)?;
+    let to = parse_date("to", params_to, from + Duration::days(default_days))?;
     if from > to {
         return Err(ApiError::invalid_parameter(
             "from",
@@ -113,13 +106,8 @@ pub async fn instrument_dividends(
     Path(raw): Path<String>,
     Query(params): Query<RangeParams>,
 ) -> Result<ApiJson<Vec<DividendDto>>, ApiError> {
-    let id: InstrumentId = raw
-        .parse()
-        .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))?;
-    let inst = state
-        .market
-        .instrument(&id)
-        .ok_or_else(|| ApiError::not_found(format!("There is no instrument {id}.")))?;
+    let inst = find(&state, &raw)?;
+    let id = inst.id.clone();
     let today = Utc::now().date_naive();
     let (from, to) = range(
         params.from.as_deref(),

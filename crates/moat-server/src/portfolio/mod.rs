@@ -31,6 +31,14 @@ pub fn settings_of(row: &PortfolioRow) -> PortfolioSettings {
     }
 }
 
+/// A split's ratio from its two stored terms (both or neither are set).
+pub fn split_of(numerator: Option<u32>, denominator: Option<u32>) -> Option<SplitRatio> {
+    Some(SplitRatio {
+        numerator: numerator?,
+        denominator: denominator?,
+    })
+}
+
 /// A stored row as the domain's transaction.
 pub fn to_domain(row: &TransactionRow) -> Result<Transaction, ApiError> {
     let kind = TxKind::parse(&row.kind)
@@ -46,13 +54,7 @@ pub fn to_domain(row: &TransactionRow) -> Result<Transaction, ApiError> {
         tax: row.tax,
         currency: row.currency.clone(),
         fx_rate: row.fx_rate,
-        split: match (row.split_numerator, row.split_denominator) {
-            (Some(numerator), Some(denominator)) => Some(SplitRatio {
-                numerator,
-                denominator,
-            }),
-            _ => None,
-        },
+        split: split_of(row.split_numerator, row.split_denominator),
         note: row.note.clone(),
     })
 }

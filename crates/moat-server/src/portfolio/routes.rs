@@ -9,7 +9,7 @@ use axum::{
     http::{header, StatusCode},
     response::{IntoResponse, Response},
 };
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{NaiveDate, Utc};
 use moat_market::InstrumentId;
 use moat_portfolio::{
     allocation::InstrumentMeta, combine, csv_file, money::round_money, validate, value_portfolio,
@@ -26,7 +26,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     catalogue, fx_history, instruments_of, parse_mode, price_history, settings_of, snapshot,
-    to_domain_all,
+    split_of, to_domain_all,
 };
 use crate::{
     auth::extract::Member,
@@ -34,6 +34,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
+    market::routes::rfc3339,
     AppState,
 };
 
@@ -42,15 +43,17 @@ pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
 /// The path segment that names the meta portfolio (all of a member's portfolios).
 pub const META: &str = "meta";
 
-fn rfc3339(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
-fn parse_portfolio_id(raw: &str) -> Result<i64, ApiError> {
+/// A row id from the path (`id` of a portfolio, `tx` of a transaction): a positive
+/// number, else 400 naming the parameter.
+fn parse_row_id(name: &str, raw: &str) -> Result<i64, ApiError> {
     raw.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::invalid_parameter("id", "A portfolio id (a positive number)."))
+        .ok_or_else(|| ApiError::invalid_parameter(name, "A positive number."))
+}
+
+fn parse_portfolio_id(raw: &str) -> Result<i64, ApiError> {
+    parse_row_id("id", raw)
 }
 
 fn not_found() -> ApiError {
@@ -106,6 +109,15 @@ pub struct SplitDto {
     pub denominator: u32,
 }
 
+impl From<moat_portfolio::SplitRatio> for SplitDto {
+    fn from(s: moat_portfolio::SplitRatio) -> Self {
+        Self {
+            numerator: s.numerator,
+            denominator: s.denominator,
+        }
+    }
+}
+
 /// A transaction; amounts are decimal strings.
 #[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
 pub struct TransactionDto {
@@ -137,13 +149,7 @@ impl From<&TransactionRow> for TransactionDto {
             tax: t.tax.normalize().to_string(),
             currency: t.currency.clone(),
             fx_rate: t.fx_rate.map(|r| r.normalize().to_string()),
-            split: match (t.split_numerator, t.split_denominator) {
-                (Some(numerator), Some(denominator)) => Some(SplitDto {
-                    numerator,
-                    denominator,
-                }),
-                _ => None,
-            },
+            split: split_of(t.split_numerator, t.split_denominator).map(Into::into),
             note: t.note.clone(),
         }
     }
@@ -162,10 +168,7 @@ impl TransactionDto {
             tax: t.tax.normalize().to_string(),
             currency: t.currency.clone(),
             fx_rate: t.fx_rate.map(|r| r.normalize().to_string()),
-            split: t.split.map(|s| SplitDto {
-                numerator: s.numerator,
-                denominator: s.denominator,
-            }),
+            split: t.split.map(Into::into),
             note: t.note.clone(),
         }
     }
@@ -320,13 +323,7 @@ fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
         tax: t.tax,
         currency: t.currency.clone(),
         fx_rate: t.fx_rate,
-        split: match (t.split_numerator, t.split_denominator) {
-            (Some(numerator), Some(denominator)) => Some(moat_portfolio::SplitRatio {
-                numerator,
-                denominator,
-            }),
-            _ => None,
-        },
+        split: split_of(t.split_numerator, t.split_denominator),
         note: t.note.clone(),
     }
 }
@@ -755,10 +752,7 @@ fn check_instrument(state: &AppState, id: Option<&InstrumentId>) -> Result<(), A
 }
 
 fn parse_tx_id(raw: &str) -> Result<i64, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::invalid_parameter("tx", "A transaction id (a positive number)."))
+    parse_row_id("tx", raw)
 }
 
 /// Replaces a transaction; everything after it is recomputed.
