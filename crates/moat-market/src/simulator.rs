@@ -50,6 +50,12 @@ pub const ANCHOR_DATE: NaiveDate = match NaiveDate::from_ymd_opt(2026, 1, 2) {
     Some(d) => d,
     None => panic!("valid anchor date"),
 };
+/// The first day of simulated history: no simulated instrument has a price before it,
+/// so a portfolio cannot record a trade in it before then.
+pub const HISTORY_START: NaiveDate = match NaiveDate::from_ymd_opt(2000, 1, 3) {
+    Some(d) => d,
+    None => panic!("valid history start"),
+};
 /// The resolution of the live price inside a bar, in seconds.
 pub const LIVE_STEP_SECS: i64 = 1;
 /// Annual drift of every simulated price.
@@ -195,6 +201,10 @@ impl Simulator {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Vec<(NaiveDate, f64, f64)> {
+        let from = from.max(HISTORY_START);
+        if from > to {
+            return Vec::new();
+        }
         let market = instrument.market();
         let seed = self.instrument_seed(instrument);
         let sigma = annual_volatility(instrument) / TRADING_DAYS_PER_YEAR.sqrt();

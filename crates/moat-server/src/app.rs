@@ -16,6 +16,8 @@ pub struct AppState {
     pub assets: Arc<http::assets::Assets>,
     pub auth: Arc<crate::auth::Auth>,
     pub market: Arc<crate::market::MarketService>,
+    /// Decoded transactions by portfolio (crate::portfolio::cache).
+    pub ledgers: Arc<crate::portfolio::cache::TransactionCache>,
     pub started_at: Instant,
 }
 
@@ -75,6 +77,7 @@ impl Application {
             market,
             config: Arc::new(config),
             storage,
+            ledgers: Default::default(),
             started_at: Instant::now(),
         };
         Ok(Self { listener, state })

@@ -137,6 +137,11 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
             json!({"kind": "buy", "trade_date": "2024-01-02", "instrument_id": "KRX:005930", "quantity": "1", "price": "0", "currency": "KRW"}),
             "price",
         ),
+        // Before the instrument's price history (simulated history starts in 2000).
+        (
+            json!({"kind": "buy", "trade_date": "1999-12-01", "instrument_id": "KRX:005930", "quantity": "1", "price": "1000", "currency": "KRW"}),
+            "trade_date",
+        ),
         // More than is held at the date.
         (
             json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
@@ -284,7 +289,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     };
 
     // A file with two bad rows: the preview names both; the import stores nothing.
-    let bad = "일자,종류,종목,수량,단가,통화\n2024-05-02,매수,KRX:005930,1,70000,KRW\n2024-05-03,매수,KRX:005930,abc,70000,KRW\n2024-99-01,매도,KRX:005930,1,70000,KRW\n2999-01-02,입금,,1,5,KRW\n";
+    let bad = "일자,종류,종목,수량,단가,통화\n2024-05-02,매수,KRX:005930,1,70000,KRW\n2024-05-03,매수,KRX:005930,abc,70000,KRW\n2024-99-01,매도,KRX:005930,1,70000,KRW\n2999-01-02,입금,,1,5,KRW\n1999-06-01,매수,KRX:005930,1,1000,KRW\n";
     let preview: Value = import(id, "import/preview", bad.into())
         .await
         .unwrap()
@@ -297,12 +302,21 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
         .iter()
         .map(|e| e["line"].as_i64().unwrap())
         .collect();
-    assert_eq!(rows, [3, 4, 5], "{preview}");
+    assert_eq!(rows, [3, 4, 5, 6], "{preview}");
+    let before_history = &preview["errors"][3];
+    assert_eq!(before_history["column"], "date", "{preview}");
+    assert!(
+        before_history["message"]
+            .as_str()
+            .unwrap()
+            .contains("starts on 2000-01-03"),
+        "{preview}"
+    );
     let r = import(id, "import", bad.into()).await.unwrap();
     assert_eq!(r.status(), 422);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["code"], "invalid_import");
-    assert_eq!(body["errors"].as_array().unwrap().len(), 3);
+    assert_eq!(body["errors"].as_array().unwrap().len(), 4);
     let tx_path = format!("/api/portfolios/{id}/transactions");
     assert_eq!(
         get_json(&app, &token, &tx_path)
@@ -535,4 +549,66 @@ async fn a_members_dividends_offer_entitlements_until_recorded() {
     )
     .await;
     app.stop().await.unwrap();
+}
+
+/// Two servers on one database (the scale-out setup): each keeps decoded transactions
+/// between requests, and a write through one is seen by the next read through the
+/// other, for a portfolio's valuation, the list and the meta portfolio.
+#[tokio::test]
+async fn a_write_through_one_instance_is_read_by_another() {
+    // The instances share the database and the token key, as a deployment would.
+    const KEY: &str = "bW9hdCBwb3J0Zm9saW8gdGVzdHMgc2hhcmUgYSAzMi1ieXRlIGtleSE=";
+    let a = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
+        c.auth.token_key = KEY.into()
+    })
+    .await;
+    let url = a.db.url.clone();
+    let b = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
+        c.database_url = url;
+        c.auth.token_key = KEY.into();
+    })
+    .await;
+    let token = signup(&a, "a@moat.example", "alice").await;
+    let id = create(&a, &token, "Main", "KRW").await;
+    samsung_trades(&a, &token, id).await;
+    let quantity = |v: &Value| v["holdings"][0]["quantity"].as_str().unwrap().to_owned();
+    let valuation = format!("/api/portfolios/{id}/valuation");
+    // Both instances read (and keep) the ledger: 15 shares.
+    assert_eq!(quantity(&get_json(&a, &token, &valuation).await), "15");
+    assert_eq!(quantity(&get_json(&b, &token, &valuation).await), "15");
+    let meta_cash = |v: &Value| v["portfolios"][0]["totals"]["cash"].clone();
+    let list_before = get_json(&b, &token, "/api/portfolios").await;
+
+    // A buy through A: B's next reads see it.
+    let buy = json!({"kind": "buy", "trade_date": "2024-04-01", "instrument_id": "KRX:005930", "quantity": "2", "price": "75000", "currency": "KRW"});
+    assert_eq!(add(&a, &token, id, buy).await.status(), 201);
+    assert_eq!(quantity(&get_json(&b, &token, &valuation).await), "17");
+    assert_eq!(
+        quantity(&get_json(&b, &token, "/api/portfolios/meta/valuation").await),
+        "17"
+    );
+    let list_after = get_json(&b, &token, "/api/portfolios").await;
+    assert_ne!(
+        meta_cash(&list_before),
+        meta_cash(&list_after),
+        "{list_after}"
+    );
+
+    // Deleting it through B: A's next read sees 15 again.
+    let txs = get_json(&b, &token, &format!("/api/portfolios/{id}/transactions")).await;
+    let last = txs.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let r = send(
+        &b,
+        Method::DELETE,
+        &format!("/api/portfolios/{id}/transactions/{last}"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    assert_eq!(quantity(&get_json(&a, &token, &valuation).await), "15");
+    b.stop().await.unwrap();
+    a.stop().await.unwrap();
 }

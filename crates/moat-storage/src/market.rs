@@ -58,6 +58,10 @@ pub trait MarketStorage {
         to: NaiveDate,
     ) -> Result<Vec<DailyCandle>, StorageError>;
 
+    /// The first day with a stored daily candle of `id`, if any.
+    async fn first_candle_date(&self, id: &InstrumentId)
+        -> Result<Option<NaiveDate>, StorageError>;
+
     /// The latest candle date of every instrument that has candles.
     async fn latest_candle_dates(&self) -> Result<Vec<(InstrumentId, NaiveDate)>, StorageError>;
 
@@ -487,6 +491,18 @@ macro_rules! impl_market_storage {
                 .fetch_one(&self.pool)
                 .await?;
                 $crate::market::candles_from_json(json.as_deref())
+            }
+
+            async fn first_candle_date(
+                &self,
+                id: &moat_market::InstrumentId,
+            ) -> Result<Option<chrono::NaiveDate>, $crate::StorageError> {
+                Ok(sqlx::query_scalar(
+                    "SELECT MIN(date) FROM daily_candles WHERE instrument_id = $1",
+                )
+                .bind(id.to_string())
+                .fetch_one(&self.pool)
+                .await?)
             }
 
             async fn latest_candle_dates(

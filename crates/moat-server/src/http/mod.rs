@@ -261,6 +261,7 @@ mod tests {
             assets: Arc::new(assets::Assets::load(&config)),
             config: Arc::new(config),
             storage,
+            ledgers: Default::default(),
             started_at: Instant::now(),
         };
         let routes = Router::new()

@@ -231,6 +231,22 @@ impl MarketService {
     }
 
     /// Daily candles in `from..=to`, plus today's candle so far while a session runs.
+    /// The first day of `instrument`'s price history: its first stored daily candle,
+    /// or, for a simulated instrument, the simulator's first day if that is earlier.
+    /// `None` when nothing is known (a real provider that has not answered yet): then
+    /// no trade date can be refused for it.
+    pub async fn history_start(
+        &self,
+        instrument: &Instrument,
+    ) -> anyhow::Result<Option<NaiveDate>> {
+        let stored = self.storage.first_candle_date(&instrument.id).await?;
+        if self.is_simulated(instrument) {
+            let first = moat_market::simulator::HISTORY_START;
+            return Ok(Some(stored.map_or(first, |d| d.min(first))));
+        }
+        Ok(stored)
+    }
+
     pub async fn daily_candles(
         &self,
         instrument: &Instrument,
@@ -242,23 +258,44 @@ impl MarketService {
             // finished sessions are history; the one under way comes from the quote.
             // Stored candles win over simulated ones: they are the backfill (the same
             // prices) or real history an operator imported with `moat import prices`.
-            let finished = last_finished_session(instrument.market(), Utc::now());
+            let market = instrument.market();
+            let finished = last_finished_session(market, Utc::now());
             let to = to.min(finished);
             let stored = self.storage.daily_candles(&instrument.id, from, to).await?;
-            let trading_days = calendar::trading_days(instrument.market(), from, to).count();
-            if stored.len() >= trading_days {
-                // The backfill (or an import) covers the range: nothing to simulate.
-                stored
-            } else {
-                let mut simulated = self.simulator.daily(instrument, from, to);
-                if !stored.is_empty() {
-                    let dates: std::collections::HashSet<NaiveDate> =
-                        stored.iter().map(|c| c.date).collect();
-                    simulated.retain(|c| !dates.contains(&c.date));
-                    simulated.extend(stored);
-                    simulated.sort_by_key(|c| c.date);
+            match (stored.first(), stored.last()) {
+                // The stored days form one unbroken run (the backfill, or an import):
+                // simulate only the days before and after it. Simulating a day costs
+                // its whole intraday path, so a range reaching a week before the
+                // backfill must not simulate years.
+                (Some(first), Some(last))
+                    if stored.len()
+                        >= calendar::trading_days(market, first.date, last.date).count() =>
+                {
+                    let mut candles = match first.date.pred_opt() {
+                        Some(before) if from <= before => {
+                            self.simulator.daily(instrument, from, before)
+                        }
+                        _ => Vec::new(),
+                    };
+                    let after = last.date.succ_opt().filter(|d| *d <= to);
+                    candles.extend(stored);
+                    if let Some(after) = after {
+                        candles.extend(self.simulator.daily(instrument, after, to));
+                    }
+                    candles
                 }
-                simulated
+                // Nothing stored, or gaps: simulate the range, stored days winning.
+                _ => {
+                    let mut simulated = self.simulator.daily(instrument, from, to);
+                    if !stored.is_empty() {
+                        let dates: std::collections::HashSet<NaiveDate> =
+                            stored.iter().map(|c| c.date).collect();
+                        simulated.retain(|c| !dates.contains(&c.date));
+                        simulated.extend(stored);
+                        simulated.sort_by_key(|c| c.date);
+                    }
+                    simulated
+                }
             }
         } else {
             self.storage.daily_candles(&instrument.id, from, to).await?

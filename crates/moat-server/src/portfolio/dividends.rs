@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{fx_history, latest_fx, settings_of, snapshot, to_domain_all};
+use super::{fx_history, latest_fx, settings_of, snapshot};
 use crate::market::routes::{find, parse_date};
 use crate::{
     auth::extract::Member,
@@ -260,7 +260,7 @@ pub async fn my_dividends(
     let names = |id: &InstrumentId| state.market.instrument(id);
     for p in &portfolios {
         let settings = settings_of(p);
-        let txs = to_domain_all(&state.storage.transactions(user_id, p.id).await?)?;
+        let txs = state.ledgers.transactions(&state, p).await?;
         if txs.is_empty() {
             continue;
         }

@@ -1,9 +1,11 @@
 //! Portfolios (docs/portfolio.md): the member's portfolios and transactions in storage,
 //! valued with `moat-portfolio` against the market service's quotes, candles and FX
-//! rates. Everything is recomputed from the transactions on each request (editing or
-//! deleting one is just storing the change); the domain is pure and fast enough that a
-//! cache is not needed yet (see docs/ARCHITECTURE.md for when it would be).
+//! rates. Every figure is recomputed from the transactions on each request (editing or
+//! deleting one is just storing the change); the decoded transactions themselves are
+//! kept between requests in [`cache::TransactionCache`], checked against the
+//! portfolio's `updated_at`.
 
+pub mod cache;
 pub mod dividends;
 pub mod routes;
 
@@ -57,21 +59,6 @@ pub fn to_domain(row: &TransactionRow) -> Result<Transaction, ApiError> {
         split: split_of(row.split_numerator, row.split_denominator),
         note: row.note.clone(),
     })
-}
-
-/// Every transaction of the member, in one query, by portfolio id.
-pub async fn transactions_by_portfolio(
-    state: &AppState,
-    user_id: i64,
-) -> Result<HashMap<i64, Vec<Transaction>>, ApiError> {
-    let mut by_portfolio: HashMap<i64, Vec<Transaction>> = HashMap::new();
-    for row in &state.storage.transactions_of_member(user_id).await? {
-        by_portfolio
-            .entry(row.portfolio_id)
-            .or_default()
-            .push(to_domain(row)?);
-    }
-    Ok(by_portfolio)
 }
 
 pub fn to_domain_all(rows: &[TransactionRow]) -> Result<Vec<Transaction>, ApiError> {

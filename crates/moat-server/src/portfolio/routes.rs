@@ -2,7 +2,10 @@
 //! their id to storage, which scopes each query to that member: another member's
 //! portfolio is a 404 exactly like a missing one.
 
-use std::collections::{BTreeMap, HashMap};
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::Arc,
+};
 
 use axum::{
     extract::{Path, Query, State},
@@ -26,7 +29,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     catalogue, fx_history, instruments_of, parse_mode, price_history, settings_of, snapshot,
-    split_of, to_domain_all,
+    split_of,
 };
 use crate::{
     auth::extract::Member,
@@ -389,9 +392,11 @@ pub async fn list_portfolios(
     let mode = parse_mode(params.currency.as_deref())?;
     let user_id = member.user.id;
     let rows = state.storage.list_portfolios(user_id).await?;
-    // One query for every transaction, split by portfolio.
-    let mut by_portfolio = super::transactions_by_portfolio(&state, user_id).await?;
-    let all: Vec<Transaction> = by_portfolio.values().flatten().cloned().collect();
+    let ledgers = state
+        .ledgers
+        .transactions_of(&state, user_id, &rows)
+        .await?;
+    let all: Vec<Transaction> = ledgers.iter().flat_map(|t| t.iter().cloned()).collect();
     let snap = snapshot(&state, &instruments_of(&all)).await;
     let first = all.iter().map(|t| t.trade_date).min();
     let fx = match first {
@@ -405,16 +410,15 @@ pub async fn list_portfolios(
     };
     let mut portfolios = Vec::new();
     let mut parts = Vec::new();
-    for row in &rows {
+    for (row, txs) in rows.iter().zip(&ledgers) {
         let settings = settings_of(row);
-        let txs = by_portfolio.remove(&row.id).unwrap_or_default();
-        let shown = value_portfolio(&settings, &txs, mode, &snap, &fx).map_err(domain_error)?;
+        let shown = value_portfolio(&settings, txs, mode, &snap, &fx).map_err(domain_error)?;
         // The meta portfolio needs one currency; a second valuation only when the shown
         // one is not already in it.
         let part = if mode == meta_mode {
             shown.clone()
         } else {
-            value_portfolio(&settings, &txs, meta_mode, &snap, &fx).map_err(domain_error)?
+            value_portfolio(&settings, txs, meta_mode, &snap, &fx).map_err(domain_error)?
         };
         parts.push(part);
         portfolios.push(PortfolioWithTotals {
@@ -728,8 +732,8 @@ pub async fn add_transaction(
     let user_id = member.user.id;
     let new = body.parse()?;
     let portfolio = owned(&state, user_id, id).await?;
-    check_instrument(&state, new.instrument_id.as_ref())?;
-    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    check_instrument(&state, new.instrument_id.as_ref(), new.trade_date).await?;
+    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
     let next_id = all.iter().map(|t| t.id).max().unwrap_or(0) + 1;
     all.push(new_to_domain(next_id, &new));
     check_all(&settings_of(&portfolio), &all)?;
@@ -741,14 +745,37 @@ pub async fn add_transaction(
     Ok((StatusCode::CREATED, ApiJson((&row).into())))
 }
 
-fn check_instrument(state: &AppState, id: Option<&InstrumentId>) -> Result<(), ApiError> {
-    match id {
-        Some(id) if state.market.instrument(id).is_none() => Err(ApiError::invalid_field(
+/// The instrument must be in the catalogue, and the trade no older than its price
+/// history (a trade Moat has no price for could not be valued or checked).
+async fn check_instrument(
+    state: &AppState,
+    id: Option<&InstrumentId>,
+    trade_date: NaiveDate,
+) -> Result<(), ApiError> {
+    let Some(id) = id else { return Ok(()) };
+    let Some(inst) = state.market.instrument(id) else {
+        return Err(ApiError::invalid_field(
             "instrument_id",
             format!("There is no instrument {id}."),
+        ));
+    };
+    let start = state
+        .market
+        .history_start(&inst)
+        .await
+        .map_err(ApiError::internal)?;
+    match start.filter(|s| trade_date < *s) {
+        Some(start) => Err(ApiError::invalid_field(
+            "trade_date",
+            before_history(id, start),
         )),
-        _ => Ok(()),
+        None => Ok(()),
     }
+}
+
+/// Why a trade is refused when it is older than its instrument's price history.
+fn before_history(id: &InstrumentId, start: NaiveDate) -> String {
+    format!("The price history of {id} starts on {start}: a trade before it cannot be valued.")
 }
 
 fn parse_tx_id(raw: &str) -> Result<i64, ApiError> {
@@ -772,8 +799,8 @@ pub async fn update_transaction(
     let user_id = member.user.id;
     let new = body.parse()?;
     let portfolio = owned(&state, user_id, id).await?;
-    check_instrument(&state, new.instrument_id.as_ref())?;
-    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    check_instrument(&state, new.instrument_id.as_ref(), new.trade_date).await?;
+    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
     let Some(slot) = all.iter_mut().find(|t| t.id == tx_id) else {
         return Err(ApiError::not_found("There is no such transaction."));
     };
@@ -802,7 +829,7 @@ pub async fn delete_transaction(
     let tx_id = parse_tx_id(&raw_tx)?;
     let user_id = member.user.id;
     let portfolio = owned(&state, user_id, id).await?;
-    let mut all = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
     let before = all.len();
     all.retain(|t| t.id != tx_id);
     if all.len() == before {
@@ -823,33 +850,25 @@ async fn scope(
     state: &AppState,
     user_id: i64,
     raw: &str,
-) -> Result<Vec<(PortfolioSettings, Vec<Transaction>)>, ApiError> {
+) -> Result<Vec<(PortfolioSettings, Arc<Vec<Transaction>>)>, ApiError> {
     if raw == META {
-        let mut by_portfolio = super::transactions_by_portfolio(state, user_id).await?;
-        Ok(state
-            .storage
-            .list_portfolios(user_id)
-            .await?
-            .iter()
-            .map(|row| {
-                let txs = by_portfolio.remove(&row.id).unwrap_or_default();
-                (settings_of(row), txs)
-            })
-            .collect())
+        let rows = state.storage.list_portfolios(user_id).await?;
+        let ledgers = state.ledgers.transactions_of(state, user_id, &rows).await?;
+        Ok(rows.iter().map(settings_of).zip(ledgers).collect())
     } else {
         let row = owned(state, user_id, parse_portfolio_id(raw)?).await?;
-        let txs = to_domain_all(&state.storage.transactions(user_id, row.id).await?)?;
+        let txs = state.ledgers.transactions(state, &row).await?;
         Ok(vec![(settings_of(&row), txs)])
     }
 }
 
 async fn valuation_of(
     state: &AppState,
-    parts: &[(PortfolioSettings, Vec<Transaction>)],
+    parts: &[(PortfolioSettings, Arc<Vec<Transaction>>)],
     mode: CurrencyMode,
     meta: bool,
 ) -> Result<Valuation, ApiError> {
-    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.clone()).collect();
+    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
     let snap = snapshot(state, &instruments_of(&every)).await;
     let fx = match every.iter().map(|t| t.trade_date).min() {
         Some(d) => fx_history(state, d).await?,
@@ -960,7 +979,7 @@ pub async fn get_performance(
         .instrument(&benchmark_id)
         .filter(|i| i.kind == moat_market::Kind::Index)
         .ok_or_else(|| ApiError::invalid_parameter("benchmark", "An index such as INDEX:KOSPI."))?;
-    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.clone()).collect();
+    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
     let Some(first) = every.iter().map(|t| t.trade_date).min() else {
         return Ok(ApiJson(serde_json::json!({
             "currency": currency, "points": [], "periods": []
@@ -1146,9 +1165,11 @@ async fn preview_of(
     check_size(body)?;
     let id = parse_portfolio_id(raw)?;
     let portfolio = owned(state, user_id, id).await?;
-    let existing = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let existing = state.ledgers.transactions(state, &portfolio).await?;
     let mut preview = csv_file::preview(body, &settings_of(&portfolio), &existing);
-    // Instruments the catalogue does not know, and dates in the future, are bad rows too.
+    // Instruments the catalogue does not know, dates in the future and trades before an
+    // instrument's price history are bad rows too.
+    let mut history_starts: HashMap<InstrumentId, Option<NaiveDate>> = HashMap::new();
     for row in &preview.rows {
         if row.transaction.trade_date > latest_trade_date() {
             preview.errors.push(csv_file::RowError {
@@ -1158,13 +1179,34 @@ async fn preview_of(
                 message: "The trade date is in the future.".into(),
             });
         }
-        if let Some(inst) = &row.transaction.instrument {
-            if state.market.instrument(inst).is_none() {
+        if let Some(id) = &row.transaction.instrument {
+            let Some(inst) = state.market.instrument(id) else {
                 preview.errors.push(csv_file::RowError {
                     row: row.row,
                     column: Some(Field::Instrument),
                     code: moat_portfolio::IssueCode::UnknownInstrument,
-                    message: format!("There is no instrument {inst}."),
+                    message: format!("There is no instrument {id}."),
+                });
+                continue;
+            };
+            let start = match history_starts.get(id) {
+                Some(start) => *start,
+                None => {
+                    let start = state
+                        .market
+                        .history_start(&inst)
+                        .await
+                        .map_err(ApiError::internal)?;
+                    history_starts.insert(id.clone(), start);
+                    start
+                }
+            };
+            if let Some(start) = start.filter(|s| row.transaction.trade_date < *s) {
+                preview.errors.push(csv_file::RowError {
+                    row: row.row,
+                    column: Some(Field::Date),
+                    code: moat_portfolio::IssueCode::InvalidDate,
+                    message: before_history(id, start),
                 });
             }
         }
@@ -1288,7 +1330,7 @@ pub async fn export_csv(
     let id = parse_portfolio_id(&raw)?;
     let user_id = member.user.id;
     let portfolio = owned(&state, user_id, id).await?;
-    let txs = to_domain_all(&state.storage.transactions(user_id, id).await?)?;
+    let txs = state.ledgers.transactions(&state, &portfolio).await?;
     let file = format!("moat-portfolio-{}.csv", portfolio.id);
     Ok((
         [

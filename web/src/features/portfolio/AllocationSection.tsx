@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import Big from 'big.js';
 import { intlLocale } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
@@ -25,7 +25,7 @@ interface Props {
 }
 
 /** How the portfolio's value splits, by holding, sector, country, currency or asset class: a donut and its legend. */
-export function AllocationSection({ id, currency, valuation }: Props) {
+export const AllocationSection = memo(function AllocationSection({ id, currency, valuation }: Props) {
   const t = usePortfolioT();
   const [by, setBy] = useState<AllocationBy>('holding');
   const isMeta = id === META_ID;
@@ -72,7 +72,7 @@ export function AllocationSection({ id, currency, valuation }: Props) {
       )}
     </section>
   );
-}
+});
 
 interface DonutProps {
   slices: readonly Slice[];

@@ -1,4 +1,5 @@
-import { useId, useSyncExternalStore } from 'react';
+import { memo, useDeferredValue, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type Ref } from 'react';
+import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { PORTFOLIO_SORT_KEYS, type PortfolioSort } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { instrumentNames, stockPath } from '@/shared/market/ids';
@@ -26,16 +27,79 @@ export function useWideScreen(): boolean {
   return useSyncExternalStore(subscribeWide, () => window.matchMedia?.(WIDE_QUERY).matches ?? true, () => true);
 }
 
+/**
+ * From this many holdings on, only the rows near the screen are in the page. Re-sorting or
+ * re-rendering 200 rows otherwise re-lays out thousands of cells on every click (INP).
+ */
+export const VIRTUAL_ROWS_FROM = 60;
+/** Rows kept in the page above and below the screen, so fast scrolling shows no gap. */
+const ROW_OVERSCAN = 8;
+/** First guesses of a row's height (each row is measured once shown). */
+const TABLE_ROW_PX = 58;
+const LIST_ROW_PX = 150;
+
+interface VisibleRows {
+  /** The element the rows are in (its position on the page places them). */
+  ref: Ref<HTMLTableSectionElement & HTMLUListElement>;
+  /** The rows to render; `null`: every row (a short list). */
+  items: VirtualItem[] | null;
+  /** Space standing in for the rows before and after the rendered ones, in px. */
+  before: number;
+  after: number;
+  /** Measures a rendered row (its `data-index` says which). */
+  measure: (element: Element | null) => void;
+}
+
+/** The holdings to render with their places: the visible ones, or all. */
+function shownRows(rows: VisibleRows, holdings: readonly Holding[]): Array<readonly [number, Holding]> {
+  if (!rows.items) return holdings.map((h, i) => [i, h] as const);
+  return rows.items.flatMap((item) => {
+    const h = holdings[item.index];
+    return h ? [[item.index, h] as const] : [];
+  });
+}
+
+/** Which of `count` rows of about `estimate` px to render, following the window's scroll. */
+function useVisibleRows(count: number, estimate: number): VisibleRows {
+  const ref = useRef<HTMLTableSectionElement & HTMLUListElement>(null);
+  const enabled = count >= VIRTUAL_ROWS_FROM;
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!enabled || !element) return;
+    // Where the rows start on the page moves as the sections above load.
+    const place = () => setTop(element.getBoundingClientRect().top + window.scrollY);
+    place();
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(place);
+    observer?.observe(document.body);
+    return () => observer?.disconnect();
+  }, [enabled]);
+  const virtualizer = useWindowVirtualizer({ count, estimateSize: () => estimate, overscan: ROW_OVERSCAN, scrollMargin: top, enabled });
+  if (!enabled) return { ref, items: null, before: 0, after: 0, measure: () => {} };
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  return {
+    ref,
+    items,
+    before: first ? first.start - top : 0,
+    after: last ? virtualizer.getTotalSize() - (last.end - top) : 0,
+    measure: virtualizer.measureElement,
+  };
+}
+
 /** The holdings, sorted as the member chose (`PORTFOLIO_SORT`): a table when wide, rows on phones. */
-export function HoldingsSection({ holdings, dimmed }: { holdings: readonly Holding[]; dimmed: boolean }) {
+export const HoldingsSection = memo(function HoldingsSection({ holdings, dimmed }: { holdings: readonly Holding[]; dimmed: boolean }) {
   const t = usePortfolioT();
   const locale = useLocale();
   const [sort, setSort] = useHoldingsSort();
   const wide = useWideScreen();
-  const sorted = sortHoldings(holdings, sort, locale);
+  // The controls show the new order at once; the rows move in a background render.
+  const order = useDeferredValue(sort);
+  const sorted = useMemo(() => sortHoldings(holdings, order, locale), [holdings, order, locale]);
 
   return (
-    <section className="card pf-section" aria-labelledby="pf-holdings-title" data-testid="holdings">
+    <section className="card pf-section" aria-labelledby="pf-holdings-title" data-testid="holdings" data-count={holdings.length}>
       <div className="pf-section__head">
         <h2 id="pf-holdings-title" className="pf-section__title">
           {t('holdings.title')}
@@ -47,13 +111,27 @@ export function HoldingsSection({ holdings, dimmed }: { holdings: readonly Holdi
       ) : wide ? (
         <HoldingsTable holdings={sorted} sort={sort} onSort={setSort} dimmed={dimmed} />
       ) : (
-        <ul className={`pf-holding-rows${dimmed ? ' pf-stale' : ''}`} data-testid="holding-rows">
-          {sorted.map((h) => (
-            <HoldingRow key={h.instrument} holding={h} />
-          ))}
-        </ul>
+        <HoldingRows holdings={sorted} dimmed={dimmed} />
       )}
     </section>
+  );
+});
+
+/** The holdings as rows (phones). */
+function HoldingRows({ holdings, dimmed }: { holdings: readonly Holding[]; dimmed: boolean }) {
+  const rows = useVisibleRows(holdings.length, LIST_ROW_PX);
+  const shown = shownRows(rows, holdings);
+  return (
+    <ul
+      ref={rows.ref}
+      className={`pf-holding-rows${dimmed ? ' pf-stale' : ''}`}
+      data-testid="holding-rows"
+      style={rows.items ? { paddingTop: rows.before, paddingBottom: rows.after } : undefined}
+    >
+      {shown.map(([index, h]) => (
+        <HoldingRow key={h.instrument} holding={h} index={index} count={holdings.length} rowRef={rows.items ? rows.measure : undefined} />
+      ))}
+    </ul>
   );
 }
 
@@ -103,8 +181,19 @@ interface TableProps {
   dimmed: boolean;
 }
 
+/** Stands in for the table rows that are not rendered. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" className="pf-table__spacer">
+      <td colSpan={9} style={{ height }} />
+    </tr>
+  );
+}
+
 function HoldingsTable({ holdings, sort, onSort, dimmed }: TableProps) {
   const t = usePortfolioT();
+  const rows = useVisibleRows(holdings.length, TABLE_ROW_PX);
+  const shown = shownRows(rows, holdings);
   const header = (label: string, key?: SortKey, numeric = true) => {
     const active = key !== undefined && sort.key === key;
     const ariaSort = active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
@@ -130,7 +219,7 @@ function HoldingsTable({ holdings, sort, onSort, dimmed }: TableProps) {
   };
   return (
     <div className="pf-table-wrap">
-      <table className={`pf-table${dimmed ? ' pf-stale' : ''}`} data-testid="holdings-table">
+      <table className={`pf-table${dimmed ? ' pf-stale' : ''}`} data-testid="holdings-table" aria-rowcount={holdings.length + 1}>
         <thead>
           <tr>
             {header(t('holdings.name'), 'name', false)}
@@ -144,10 +233,12 @@ function HoldingsTable({ holdings, sort, onSort, dimmed }: TableProps) {
             {header(t('holdings.dayChange'), 'dailyChange')}
           </tr>
         </thead>
-        <tbody>
-          {holdings.map((h) => (
-            <HoldingTableRow key={h.instrument} holding={h} />
+        <tbody ref={rows.ref}>
+          {rows.before > 0 && <Spacer height={rows.before} />}
+          {shown.map(([index, h]) => (
+            <HoldingTableRow key={h.instrument} holding={h} index={index} rowRef={rows.items ? rows.measure : undefined} />
           ))}
+          {rows.after > 0 && <Spacer height={rows.after} />}
         </tbody>
       </table>
     </div>
@@ -171,10 +262,19 @@ function HoldingName({ holding }: { holding: Holding }) {
   );
 }
 
-function HoldingTableRow({ holding: h }: { holding: Holding }) {
+/** Memoised: a new sort only moves the rows; each holding object stays the same. */
+interface RowProps {
+  holding: Holding;
+  /** The row's place in the sorted holdings (from 0). */
+  index: number;
+  /** Measures the row when only the rows near the screen are rendered. */
+  rowRef?: (element: Element | null) => void;
+}
+
+const HoldingTableRow = memo(function HoldingTableRow({ holding: h, index, rowRef }: RowProps) {
   const locale = useLocale();
   return (
-    <tr data-testid="holding" data-id={h.instrument}>
+    <tr data-testid="holding" data-id={h.instrument} data-index={index} ref={rowRef} aria-rowindex={index + 2}>
       <th scope="row">
         <HoldingName holding={h} />
       </th>
@@ -202,14 +302,14 @@ function HoldingTableRow({ holding: h }: { holding: Holding }) {
       </td>
     </tr>
   );
-}
+});
 
 /** One holding on a phone: name and value on top, the rest in two short lines. */
-function HoldingRow({ holding: h }: { holding: Holding }) {
+const HoldingRow = memo(function HoldingRow({ holding: h, index, count, rowRef }: RowProps & { count: number }) {
   const t = usePortfolioT();
   const locale = useLocale();
   return (
-    <li className="pf-holding-row" data-testid="holding" data-id={h.instrument}>
+    <li className="pf-holding-row" data-testid="holding" data-id={h.instrument} data-index={index} ref={rowRef} aria-setsize={count} aria-posinset={index + 1}>
       <div className="pf-holding-row__top">
         <HoldingName holding={h} />
         <span className="pf-holding-row__value">
@@ -255,4 +355,4 @@ function HoldingRow({ holding: h }: { holding: Holding }) {
       </dl>
     </li>
   );
-}
+});

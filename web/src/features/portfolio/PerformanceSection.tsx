@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
 import { BENCHMARKS, PERIODS, type Benchmark, type CurrencyParam, type PeriodKey, type PeriodReturn } from './api-types';
@@ -23,7 +23,7 @@ interface Props {
 }
 
 /** The value history against a benchmark, the period returns (TWR, MWR, simple) and why they differ. */
-export function PerformanceSection({ id, currency, defaultBenchmark, totalsCurrency }: Props) {
+export const PerformanceSection = memo(function PerformanceSection({ id, currency, defaultBenchmark, totalsCurrency }: Props) {
   const t = usePortfolioT();
   const locale = useLocale();
   const [locked] = useAmountsLocked();
@@ -106,7 +106,7 @@ export function PerformanceSection({ id, currency, defaultBenchmark, totalsCurre
       )}
     </section>
   );
-}
+});
 
 function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[]; currency: string }) {
   const t = usePortfolioT();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '@/shared/api/client';
 import { RequireAuth } from '@/shared/auth/RequireAuth';
@@ -59,8 +59,11 @@ function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolio
   const locale = useLocale();
   const toast = useToast();
   const isMeta = id === META_ID;
+  // The switch itself shows the new mode at once; the page's figures follow in a
+  // background render that yields to the browser, so the tap paints without waiting
+  // for every section to re-render (INP).
   const [mode] = useCurrencyMode();
-  const currency = currencyParam(mode);
+  const currency = currencyParam(useDeferredValue(mode));
   const portfolio = usePortfolio(id);
   const valuation = useValuation(id, currency);
   const settings = portfolio.data;
@@ -164,7 +167,7 @@ interface SummaryProps {
 }
 
 /** Total value, today's change and return; cash with the orderable cash; gains. */
-function Summary({ totals, valuation, portfolio, portfolioId, portfolioPending }: SummaryProps) {
+const Summary = memo(function Summary({ totals, valuation, portfolio, portfolioId, portfolioPending }: SummaryProps) {
   const t = usePortfolioT();
   const locale = useLocale();
   const cached = useCachedOrderableCash();
@@ -246,4 +249,4 @@ function Summary({ totals, valuation, portfolio, portfolioId, portfolioPending }
       )}
     </section>
   );
-}
+});

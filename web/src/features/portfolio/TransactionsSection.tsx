@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { Modal } from '@/shared/ui/Modal';
@@ -17,7 +17,7 @@ interface Props {
 }
 
 /** The portfolio's transactions, newest first, each with edit and (confirmed) delete. */
-export function TransactionsSection({ portfolioId, names }: Props) {
+export const TransactionsSection = memo(function TransactionsSection({ portfolioId, names }: Props) {
   const t = usePortfolioT();
   const locale = useLocale();
   const toast = useToast();
@@ -114,7 +114,7 @@ export function TransactionsSection({ portfolioId, names }: Props) {
       )}
     </section>
   );
-}
+});
 
 /** `10주 × ₩71,200`, the amount of a cash movement, or a split's ratio. */
 function TxDetail({ tx }: { tx: Transaction }) {

@@ -34,16 +34,34 @@ function toDecimalString(value: Big | string): DecimalString {
   return text as DecimalString;
 }
 
+/**
+ * Making an `Intl.NumberFormat` costs far more than formatting with one (a table of 200
+ * holdings formats ~2,000 figures per render), so each locale + options pair is made
+ * once and kept. The pairs are a small fixed set written in the code, so the map stays small.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** The shared `Intl.NumberFormat` for `locale` and `options`. */
+export function numberFormat(locale: Locale, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${options ? JSON.stringify(options) : ''}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale(locale), options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /** A plain number (`1,234.5`); `options` are passed to `Intl.NumberFormat`. */
 export function formatNumber(value: Big | string | number, locale: Locale, options?: Intl.NumberFormatOptions): string {
   const input = typeof value === 'number' ? value : toDecimalString(value);
-  return new Intl.NumberFormat(intlLocale(locale), options).format(input);
+  return numberFormat(locale, options).format(input);
 }
 
 /** An amount of money with its currency sign: KRW with no decimals, USD with two. */
 export function formatMoney(amount: Big | string, currency: Currency, locale: Locale): string {
   const decimals = CURRENCY_DECIMALS[currency];
-  return new Intl.NumberFormat(intlLocale(locale), {
+  return numberFormat(locale, {
     style: 'currency',
     currency,
     // `$1,234.50` in Korean too, as Korean brokers write it, not `US$1,234.50`.
@@ -56,7 +74,7 @@ export function formatMoney(amount: Big | string, currency: Currency, locale: Lo
 
 /** A signed percentage from a ratio given in per cent (`1.84` → `+1.84%`). */
 export function formatPercent(percent: Big | string, locale: Locale, decimals = 2): string {
-  return new Intl.NumberFormat(intlLocale(locale), {
+  return numberFormat(locale, {
     style: 'decimal',
     signDisplay: 'exceptZero',
     minimumFractionDigits: decimals,
