@@ -39,3 +39,46 @@ function defaultHandler(url: URL): Response {
     { status: 404 },
   );
 }
+
+/**
+ * jsdom's XMLHttpRequest would really go to the network. Tests route it through
+ * `fetch` (so `mockFetch` answers it too), reporting the upload as sent in one piece
+ * before the answer: what a browser reports for a small body.
+ */
+export class XhrOverFetch {
+  readonly upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  status = 0;
+  responseText = '';
+  private method = 'GET';
+  private url = '';
+  private readonly headers: Record<string, string> = {};
+  private responseHeaders = new Headers();
+
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders.get(name);
+  }
+
+  send(body?: string) {
+    const size = body?.length ?? 0;
+    this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size });
+    fetch(this.url, { method: this.method, headers: this.headers, body })
+      .then(async (response) => {
+        this.status = response.status;
+        this.responseHeaders = response.headers;
+        this.responseText = await response.text();
+        this.onload?.();
+      })
+      .catch(() => this.onerror?.());
+  }
+}

@@ -1,6 +1,6 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '@/shared/i18n/i18n';
 import { jsonResponse, TEST_META } from '@/test/fetch';
 import { renderApp } from '@/test/renderApp';
@@ -92,6 +92,46 @@ describe('import wizard', () => {
     expect(api.find('POST', '/api/portfolios/7/import')[0]!.body).toBe(GOOD_CSV);
     fireEvent.click(screen.getByTestId('import-back'));
     await screen.findByTestId('detail-page');
+  });
+
+  it('shows the upload share of a large file, then that the server is checking it', async () => {
+    // A browser reporting the upload in steps, answering only when the test says so.
+    let answer: () => void = () => {};
+    class SlowXhr {
+      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      status = 0;
+      responseText = '';
+      open() {}
+      setRequestHeader() {}
+      getResponseHeader() {
+        return 'application/json';
+      }
+      send() {
+        this.upload.onprogress?.({ lengthComputable: true, loaded: 400, total: 1000 });
+        answer = () => {
+          this.upload.onprogress?.({ lengthComputable: true, loaded: 1000, total: 1000 });
+          setTimeout(() => {
+            this.status = 200;
+            this.responseText = JSON.stringify(importPreview());
+            this.onload?.();
+          }, 50);
+        };
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', SlowXhr);
+    renderImport(importApi());
+    choose(GOOD_CSV);
+    const progress = await screen.findByTestId('import-progress');
+    expect(progress.getAttribute('data-phase')).toBe('upload');
+    expect(within(progress).getByRole('status').textContent).toBe('올리는 중… 40%');
+    expect((progress.querySelector('progress') as HTMLProgressElement).value).toBe(40);
+    act(() => answer());
+    await waitFor(() => expect(screen.getByTestId('import-progress').getAttribute('data-phase')).toBe('server'));
+    expect(screen.getByTestId('import-progress').textContent).toContain('서버에서 행을 확인하는 중…');
+    await screen.findByTestId('import-preview');
+    expect(screen.queryByTestId('import-progress')).toBeNull();
   });
 
   it('names each bad line (line, column, problem) and keeps the import disabled', async () => {

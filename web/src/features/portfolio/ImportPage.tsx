@@ -9,7 +9,7 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import type { ImportError, ImportPreview, ImportResult } from './api-types';
-import { downloadExport, IMPORT_MAX_BYTES, parsePortfolioRef, previewImport, useImport, usePortfolio } from './api';
+import { downloadExport, IMPORT_MAX_BYTES, parsePortfolioRef, previewImport, useImport, usePortfolio, type UploadProgress } from './api';
 import { failureMessage } from './fields';
 import { formatQuantity, formatTradeDate } from './format';
 import { usePortfolioT, type PortfolioKey, type PortfolioT } from './messages';
@@ -119,8 +119,12 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
   const backTo = `/portfolios/${portfolioId}`;
   const name = portfolio.data?.name ?? '';
 
-  const preview = useMutation({ mutationFn: (csv: string) => previewImport(portfolioId, csv) });
-  const apply = useImport(portfolioId);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const preview = useMutation({
+    mutationFn: (csv: string) => previewImport(portfolioId, csv, setProgress),
+    onSettled: () => setProgress(null),
+  });
+  const apply = useImport(portfolioId, setProgress);
 
   const readFile = async (file: File | undefined) => {
     if (!file) return;
@@ -153,9 +157,13 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
   const onApply = () => {
     if (stage.step !== 'preview') return;
     apply.mutate(stage.csv, {
-      onSuccess: (result) => setStage({ step: 'done', result }),
+      onSuccess: (result) => {
+        setProgress(null);
+        setStage({ step: 'done', result });
+      },
       onError: (error) => {
         const errors = errorsOf(error);
+        setProgress(null);
         if (errors) setStage({ ...stage, preview: { ...stage.preview, errors } });
         toast.show(t('import.failed'), { tone: 'error' });
       },
@@ -211,6 +219,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
               data-testid="file-input"
             />
           </div>
+          {preview.isPending && <ImportProgress progress={progress} />}
           <p className="pf-form__message" role="alert" data-testid="import-problem">
             {problem}
           </p>
@@ -220,6 +229,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
         </section>
       )}
 
+      {stage.step === 'preview' && apply.isPending && <ImportProgress progress={progress} />}
       {stage.step === 'preview' && (
         <PreviewStep
           stage={stage}
@@ -255,6 +265,26 @@ interface PreviewProps {
   onApply: () => void;
   onRestart: () => void;
   locale: 'ko' | 'en';
+}
+
+/**
+ * A large file's way to the server: the upload as a bar with its share, then, once
+ * every byte is sent, an indeterminate bar while the server checks (or stores) the rows.
+ */
+function ImportProgress({ progress }: { progress: UploadProgress | null }) {
+  const t = usePortfolioT();
+  const locale = useLocale();
+  const uploading = progress !== null && progress.sent < progress.total;
+  const share = uploading ? Math.floor((progress.sent / progress.total) * 100) : undefined;
+  const label = uploading ? t('import.uploading', { percent: formatNumber(share ?? 0, locale) }) : t('import.checking');
+  return (
+    <div className="pf-progress" data-testid="import-progress" data-phase={uploading ? 'upload' : 'server'}>
+      <progress className="pf-progress__bar" max={100} value={share} aria-label={label} />
+      <span className="pf-progress__label" role="status">
+        {label}
+      </span>
+    </div>
+  );
 }
 
 function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewProps) {

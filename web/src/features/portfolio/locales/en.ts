@@ -294,6 +294,8 @@ export const portfolioEn = {
     tooLarge: 'The file is too large: at most 5 MB.',
     notCsv: 'Only CSV files can be imported.',
     readFailed: 'Could not read the file.',
+    uploading: 'Uploading… {{percent}}%',
+    checking: 'Checking the rows on the server…',
     previewing: 'Checking…',
     previewFailed: 'Could not check the file.',
     summary: '{{rows}} rows: {{fresh}} new, {{duplicates}} already recorded',

@@ -291,6 +291,8 @@ export const portfolioKo = {
     tooLarge: '파일이 너무 큽니다. 5MB까지 올릴 수 있습니다.',
     notCsv: 'CSV 파일만 올릴 수 있습니다.',
     readFailed: '파일을 읽지 못했습니다.',
+    uploading: '올리는 중… {{percent}}%',
+    checking: '서버에서 행을 확인하는 중…',
     previewing: '확인하는 중…',
     previewFailed: '파일을 확인하지 못했습니다.',
     summary: '{{rows}}건 중 새 거래 {{fresh}}건, 이미 있는 거래 {{duplicates}}건',
