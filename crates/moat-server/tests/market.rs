@@ -1287,7 +1287,7 @@ struct FakeYahoo {
 }
 
 /// A 5-day daily chart of AAPL, as Yahoo shapes it: the week of 2026-11-16, last
-/// price 189.43 at Friday's close.
+/// price 189.43 at Friday's close, and a dividend of $0.26 going ex on the Tuesday.
 const AAPL_CHART: &str = r#"{"chart":{"result":[{"meta":{"currency":"USD","symbol":"AAPL",
   "exchangeName":"NMS","instrumentType":"EQUITY","regularMarketTime":1795208400,
   "gmtoffset":-18000,"timezone":"EST","exchangeTimezoneName":"America/New_York",
@@ -1298,7 +1298,8 @@ const AAPL_CHART: &str = r#"{"chart":{"result":[{"meta":{"currency":"USD","symbo
   "indicators":{"quote":[{"open":[185.2,186.0,185.9,187.0,187.3],
     "high":[186.9,187.4,187.8,188.2,190.12],"low":[184.7,185.1,185.3,186.4,186.5],
     "close":[186.1,185.95,186.8,187.1,189.43],
-    "volume":[48000000,47100000,45200000,50300000,51234567]}]}}],"error":null}}"#;
+    "volume":[48000000,47100000,45200000,50300000,51234567]}]},
+  "events":{"dividends":{"1794925800":{"amount":0.26,"date":1794925800}}}}],"error":null}}"#;
 
 /// [`AAPL_CHART`] for every symbol, with other last prices for MSFT (unchanged from
 /// the previous close, 187.10) and NVDA (10 % up).
@@ -1935,4 +1936,38 @@ async fn instruments_imported_by_another_process_become_searchable() {
         !market.refresh_catalog().await.unwrap(),
         "nothing more to do"
     );
+}
+
+/// A real provider's dividends are fetched with its history and stored: the
+/// instrument's dividends (and the calendar) show them, not simulated ones.
+#[tokio::test]
+async fn a_real_providers_dividends_are_stored_with_its_history() {
+    let yahoo = FakeYahoo::start().await;
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.market.us = "yahoo".into();
+        c.market.yahoo_url = yahoo.url.clone();
+        c.market.backfill_years = 1;
+    })
+    .await;
+    let deadline = tokio::time::Instant::now() + PATIENCE * 6;
+    let dividends = loop {
+        let list = get_json(
+            &app,
+            "/api/instruments/NASDAQ:AAPL/dividends?from=2026-11-01&to=2026-11-30",
+        )
+        .await;
+        if !list.as_array().unwrap().is_empty() {
+            break list;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the catch-up never stored the dividend"
+        );
+        tokio::time::sleep(POLL * 10).await;
+    };
+    assert_eq!(dividends.as_array().unwrap().len(), 1, "{dividends}");
+    assert_eq!(dividends[0]["ex_date"], "2026-11-17", "{dividends}");
+    assert_eq!(dividends[0]["amount"], "0.26", "{dividends}");
+    assert_eq!(dividends[0]["currency"], "USD", "{dividends}");
+    app.stop().await.unwrap();
 }

@@ -573,6 +573,12 @@ impl MarketService {
                         .upsert_daily_candles(&inst.id, &candles, slot.kind.as_str())
                         .await?;
                     written += candles.len();
+                    if slot.kind != ProviderKind::Simulator {
+                        // The simulator's dividends are computed on demand; a real
+                        // provider's are stored for the days fetched.
+                        self.store_corporate_actions(inst, &*slot.provider, from, last_done)
+                            .await;
+                    }
                     if inst.kind == Kind::Currency {
                         let rates = self.simulator_fx(inst, &candles);
                         self.storage
@@ -609,6 +615,47 @@ impl MarketService {
             );
         }
         Ok(())
+    }
+
+    /// Stores the dividends and splits a real provider reports for `from..=to`. A
+    /// provider without them says so and is skipped; a failure is logged and the next
+    /// catch-up asks again only for later days (the candles were stored), so it is
+    /// reported to the operator as a provider error.
+    async fn store_corporate_actions(
+        &self,
+        inst: &Instrument,
+        provider: &dyn moat_market::PriceProvider,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) {
+        match provider.corporate_actions(inst, from, to).await {
+            Ok((dividends, splits)) => {
+                let stored = async {
+                    self.storage
+                        .upsert_dividends(&inst.id, &dividends, provider.kind().as_str())
+                        .await?;
+                    self.storage
+                        .upsert_splits(&inst.id, &splits, provider.kind().as_str())
+                        .await
+                };
+                if let Err(e) = stored.await {
+                    tracing::warn!(instrument = %inst.id, error = %e, "could not store dividends");
+                }
+            }
+            Err(moat_market::ProviderError::Unsupported) => {}
+            Err(e) => {
+                tracing::warn!(instrument = %inst.id, error = %e, "dividend fetch failed");
+                let _ = self
+                    .storage
+                    .record_provider_error(
+                        market_name(inst.market()),
+                        provider.kind().as_str(),
+                        &format!("dividends: {e}"),
+                        Utc::now(),
+                    )
+                    .await;
+            }
+        }
     }
 
     /// FX rates from a currency pair's daily candles (`FX:USDKRW` → USD in KRW).
