@@ -1,12 +1,10 @@
 import { memo, useState } from 'react';
-import Big from 'big.js';
 import { intlLocale } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Locale } from '@/shared/lib/storage';
-import { toBig } from '@/shared/lib/money';
 import { instrumentNames } from '@/shared/market/ids';
 import { ALLOCATION_BYS, type AllocationBy, type CurrencyParam, type Slice, type Valuation } from './api-types';
-import { META_ID, useAllocation, type PortfolioRef } from './api';
+import { useAllocation, type PortfolioRef } from './api';
 import { usePortfolioT, type PortfolioT } from './messages';
 import { Amount, LoadFailed, Percent } from './ui';
 
@@ -14,9 +12,6 @@ const CASH_KEY = 'cash';
 const UNKNOWN_KEY = 'unknown';
 /** Slices drawn in their own colour; the rest are drawn together as one grey "other" arc. */
 const COLOURS = 8;
-
-/** What the meta portfolio can be split by from its valuation alone (sector needs each portfolio). */
-const META_BYS: readonly AllocationBy[] = ['holding', 'country', 'currency', 'asset_class'];
 
 interface Props {
   id: PortfolioRef;
@@ -28,10 +23,8 @@ interface Props {
 export const AllocationSection = memo(function AllocationSection({ id, currency, valuation }: Props) {
   const t = usePortfolioT();
   const [by, setBy] = useState<AllocationBy>('holding');
-  const isMeta = id === META_ID;
   const remote = useAllocation(id, by, currency);
-  const slices = isMeta ? (valuation ? metaSlices(valuation, by) : undefined) : remote.data;
-  const bys = isMeta ? META_BYS : ALLOCATION_BYS;
+  const slices = remote.data;
 
   return (
     <section className="card pf-section" aria-labelledby="pf-allocation-title" data-testid="allocation">
@@ -41,7 +34,7 @@ export const AllocationSection = memo(function AllocationSection({ id, currency,
         </h2>
       </div>
       <div className="pf-segmented pf-segmented--scroll" role="group" aria-label={t('allocation.title')}>
-        {bys.map((b) => (
+        {ALLOCATION_BYS.map((b) => (
           <button
             key={b}
             type="button"
@@ -54,8 +47,7 @@ export const AllocationSection = memo(function AllocationSection({ id, currency,
           </button>
         ))}
       </div>
-      {isMeta && <p className="pf-field__hint">{t('allocation.metaNote')}</p>}
-      {!isMeta && remote.isError && !remote.data ? (
+      {remote.isError && !remote.data ? (
         <LoadFailed onRetry={() => void remote.refetch()} />
       ) : !slices ? (
         <div className="pf-allocation pf-allocation--loading" aria-busy="true" />
@@ -67,7 +59,7 @@ export const AllocationSection = memo(function AllocationSection({ id, currency,
           by={by}
           currency={valuation?.totals.currency ?? 'KRW'}
           valuation={valuation}
-          dimmed={!isMeta && remote.isPlaceholderData}
+          dimmed={remote.isPlaceholderData}
         />
       )}
     </section>
@@ -172,46 +164,4 @@ export function sliceLabel(key: string, by: AllocationBy, t: PortfolioT, locale:
     case 'asset_class':
       return key === 'stock' || key === 'etf' || key === 'crypto' || key === 'other' ? t(`allocation.assetClass.${key}`) : key;
   }
-}
-
-/** The exchange's country for the meta portfolio's split (`KRX:005930` → `KR`). */
-function countryOf(instrument: string): string {
-  const exchange = instrument.slice(0, instrument.indexOf(':'));
-  if (exchange === 'KRX') return 'KR';
-  if (exchange === 'NYSE' || exchange === 'NASDAQ') return 'US';
-  return UNKNOWN_KEY;
-}
-
-function assetClassOf(kind: string): string {
-  return kind === 'stock' || kind === 'etf' || kind === 'crypto' ? kind : 'other';
-}
-
-/**
- * The meta portfolio's allocation, worked out from its valuation (the API gives
- * allocation per portfolio): holdings and cash summed by key with big.js, largest first.
- */
-export function metaSlices(valuation: Valuation, by: AllocationBy): Slice[] {
-  const sums = new Map<string, { value: Big; weight: Big }>();
-  const add = (key: string, value: string, weight: string) => {
-    const prev = sums.get(key) ?? { value: new Big(0), weight: new Big(0) };
-    sums.set(key, { value: prev.value.plus(toBig(value)), weight: prev.weight.plus(toBig(weight)) });
-  };
-  for (const h of valuation.holdings) {
-    const key =
-      by === 'holding'
-        ? h.instrument
-        : by === 'currency'
-          ? h.trade_currency
-          : by === 'country'
-            ? countryOf(h.instrument)
-            : by === 'asset_class'
-              ? assetClassOf(h.kind)
-              : UNKNOWN_KEY;
-    add(key, h.market_value_total, h.weight_percent);
-  }
-  for (const c of valuation.cash) add(by === 'currency' ? c.currency : CASH_KEY, c.amount_total, c.weight_percent);
-  return [...sums]
-    .filter(([, s]) => !s.value.eq(0))
-    .map(([key, s]) => ({ key, value: s.value.toFixed(), weight_percent: s.weight.toFixed() }))
-    .sort((a, b) => toBig(b.value).cmp(toBig(a.value)));
 }

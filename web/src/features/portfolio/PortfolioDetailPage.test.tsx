@@ -6,7 +6,7 @@ import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import { ToastArea } from '@/shared/ui/toast';
 import type { Call } from './fixtures';
-import { ALLOCATION, performance, portfolio, portfolioApi, TRANSACTIONS, valuation } from './fixtures';
+import { ALLOCATION, META_ALLOCATION, performance, portfolio, portfolioApi, TRANSACTIONS, valuation } from './fixtures';
 import { messagesReady, PortfolioDetailRoute } from './pages';
 
 // The canvas chart needs a real browser; here it shows what it was given.
@@ -29,6 +29,7 @@ function detailApi(overrides: Parameters<typeof portfolioApi>[0] = {}) {
       'GET /api/portfolios/7/performance': () => performance(),
       'GET /api/portfolios/meta/performance': () => performance(),
       'GET /api/portfolios/7/allocation': () => ALLOCATION,
+      'GET /api/portfolios/meta/allocation': () => META_ALLOCATION,
       'GET /api/portfolios/7/transactions': () => transactions,
       'DELETE /api/portfolios/7/transactions/41': () => {
         transactions = transactions.filter((t) => t.id !== 41);
@@ -205,17 +206,18 @@ describe('portfolio detail', () => {
     expect(within(screen.getByTestId('returns-ALL')).getByText('-6.10%')).toBeTruthy();
   });
 
-  it('the meta portfolio: its valuation in KRW for "original", allocation from its holdings, no transactions', async () => {
+  it('the meta portfolio: its valuation in KRW for "original", its allocation by sector too, no transactions', async () => {
     const api = detailApi();
     renderDetail(api, '/portfolios/meta');
     expect(await screen.findByRole('heading', { level: 1, name: '전체 포트폴리오' })).toBeTruthy();
     await screen.findByTestId('summary');
     expect(api.find('GET', '/api/portfolios/meta/valuation')[0]!.search.get('currency')).toBe('KRW');
     const legend = await screen.findByTestId('allocation-legend');
-    expect([...legend.querySelectorAll('li')].map((li) => li.getAttribute('data-key'))).toEqual(['KRX:005930', 'KRX:000660', 'cash', 'NASDAQ:AAPL']);
-    expect(screen.queryByTestId('allocation-by-sector')).toBeNull();
+    expect([...legend.querySelectorAll('li')].map((li) => li.getAttribute('data-key'))).toEqual(META_ALLOCATION.map((s) => s.key));
+    fireEvent.click(screen.getByTestId('allocation-by-sector'));
+    await waitFor(() => expect(api.find('GET', '/api/portfolios/meta/allocation').some((c) => c.search.get('by') === 'sector')).toBe(true));
     expect(screen.queryByTestId('transactions')).toBeNull();
-    expect(api.calls.some((c: Call) => c.path === '/api/portfolios/meta/allocation' || c.path === '/api/portfolios/meta')).toBe(false);
+    expect(api.calls.some((c: Call) => c.path === '/api/portfolios/meta')).toBe(false);
   });
 
   it('deletes a transaction only after confirming', async () => {

@@ -106,7 +106,7 @@ export function useAllocation(id: PortfolioRef, by: AllocationBy, currency: Curr
   return useQuery({
     queryKey: portfolioKeys.part(userId, id, 'allocation', by, currency),
     queryFn: ({ signal }) => apiRequest<Slice[]>(`${base(id)}/allocation`, { query: { by, currency }, signal }),
-    enabled: userId !== null && id !== META_ID,
+    enabled: userId !== null,
     placeholderData: keepPreviousData,
   });
 }

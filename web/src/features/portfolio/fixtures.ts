@@ -194,6 +194,14 @@ export const ALLOCATION: Slice[] = [
   { key: 'unknown', value: '220000', weight_percent: '1.96' },
 ];
 
+/** The meta portfolio's split by holding, largest first. */
+export const META_ALLOCATION: Slice[] = [
+  { key: 'KRX:005930', value: '7000000', weight_percent: '62.22' },
+  { key: 'KRX:000660', value: '2500000', weight_percent: '22.22' },
+  { key: 'cash', value: '1250000', weight_percent: '11.11' },
+  { key: 'NASDAQ:AAPL', value: '500000', weight_percent: '4.45' },
+];
+
 export function transaction(overrides: Partial<Transaction> = {}): Transaction {
   return {
     id: 41,

@@ -132,7 +132,6 @@ export const portfolioEn = {
       crypto: 'Crypto',
       other: 'Other',
     },
-    metaNote: 'Allocation by sector is shown for each portfolio.',
   },
   sectors: {
     'Information Technology': 'Information Technology',

@@ -129,7 +129,6 @@ export const portfolioKo = {
       crypto: '가상자산',
       other: '기타',
     },
-    metaNote: '전체 포트폴리오의 업종별 배분은 포트폴리오마다 볼 수 있습니다.',
   },
   sectors: {
     'Information Technology': 'IT',
