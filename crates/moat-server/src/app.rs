@@ -16,6 +16,8 @@ pub struct AppState {
     pub assets: Arc<http::assets::Assets>,
     pub auth: Arc<crate::auth::Auth>,
     pub market: Arc<crate::market::MarketService>,
+    /// The observability ingest: limits, budgets, the span writer (crate::observe).
+    pub observe: Arc<crate::observe::Observe>,
     /// Decoded transactions by portfolio (crate::portfolio::cache).
     pub ledgers: Arc<crate::portfolio::cache::TransactionCache>,
     pub started_at: Instant,
@@ -67,6 +69,13 @@ impl Application {
             .await
             .context("cannot load market data")?;
         market.spawn_jobs();
+        let install_id = storage
+            .get_setting("install.id")
+            .await
+            .context("cannot read the install id")?
+            .unwrap_or_default();
+        let observe = crate::observe::Observe::start(storage.clone(), &config.observe, install_id);
+        crate::observe::retention::spawn(storage.clone(), config.observe.retention_days);
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
             .await
@@ -75,6 +84,7 @@ impl Application {
             assets: Arc::new(http::assets::Assets::load(&config)),
             auth: Arc::new(auth),
             market,
+            observe,
             config: Arc::new(config),
             storage,
             ledgers: Default::default(),

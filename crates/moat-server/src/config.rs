@@ -53,6 +53,45 @@ pub struct Config {
     /// Portfolios and dividends (`[portfolio]`).
     #[serde(default)]
     pub portfolio: PortfolioConfig,
+    /// The observability ingest and its data (`[observe]`).
+    #[serde(default)]
+    pub observe: ObserveConfig,
+}
+
+/// `[observe]`: limits of the session-recording and OTLP ingest and how long its
+/// data is kept (docs/observability.md).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ObserveConfig {
+    /// Days recorded sessions, errors, metrics and spans are kept.
+    pub retention_days: u32,
+    /// Largest ingest request body (`/public`, `/v1/traces`, `/v1/metrics`).
+    pub max_body_bytes: usize,
+    /// Largest payload after decompression (a push's gzip, a gzipped OTLP body).
+    pub max_decompressed_bytes: usize,
+    /// Compressed bytes one recorded session may send in all; past it the recorder
+    /// is told `BillingQuotaExceeded` and stops.
+    pub session_budget_bytes: u64,
+    /// Bytes one client address may send to the ingest per hour (per instance).
+    pub ip_budget_bytes_per_hour: u64,
+    /// Ingest requests processed at once; others wait up to 2 s, then get 503.
+    pub ingest_concurrency: usize,
+    /// Record a span for each API request that carries a W3C `traceparent`.
+    pub server_spans: bool,
+}
+
+impl Default for ObserveConfig {
+    fn default() -> Self {
+        Self {
+            retention_days: 30,
+            max_body_bytes: 8 * 1024 * 1024,
+            max_decompressed_bytes: 32 * 1024 * 1024,
+            session_budget_bytes: 64 * 1024 * 1024,
+            ip_budget_bytes_per_hour: 1024 * 1024 * 1024,
+            ingest_concurrency: 16,
+            server_spans: true,
+        }
+    }
 }
 
 /// `[portfolio]`: dividend withholding tax by the paying company's country, as
@@ -230,6 +269,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
+            observe: ObserveConfig::default(),
         }
     }
 }
@@ -263,6 +303,17 @@ const AUTH_ENV_KEYS: &[&str] = &[
 /// `MOAT_PORTFOLIO_*` variables read into `[portfolio]` (figment's `only`: these keys
 /// and no others, so an unrelated `MOAT_PORTFOLIO_…` variable is not an unknown key).
 const PORTFOLIO_ENV_KEYS: &[&str] = &["withholding_kr", "withholding_us"];
+
+/// `[observe]` keys read from `MOAT_OBSERVE_…` (e.g. `MOAT_OBSERVE_RETENTION_DAYS`).
+const OBSERVE_ENV_KEYS: &[&str] = &[
+    "retention_days",
+    "max_body_bytes",
+    "max_decompressed_bytes",
+    "session_budget_bytes",
+    "ip_budget_bytes_per_hour",
+    "ingest_concurrency",
+    "server_spans",
+];
 
 const MARKET_ENV_KEYS: &[&str] = &[
     "krx",
@@ -335,6 +386,11 @@ impl Config {
                     .only(PORTFOLIO_ENV_KEYS)
                     .map(|k| format!("portfolio.{k}").into()),
             )
+            .merge(
+                Env::prefixed("MOAT_OBSERVE_")
+                    .only(OBSERVE_ENV_KEYS)
+                    .map(|k| format!("observe.{k}").into()),
+            )
             .merge(Serialized::defaults(overrides));
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
@@ -375,6 +431,7 @@ impl Config {
         }
         self.validate_auth()?;
         self.validate_market()?;
+        self.validate_observe()?;
         for (key, rate) in [
             ("withholding_kr", self.portfolio.withholding_kr),
             ("withholding_us", self.portfolio.withholding_us),
@@ -426,6 +483,46 @@ impl Config {
             return Err(ConfigError(
                 "invalid value for `market.max_stream_connections`: at least 1".into(),
             ));
+        }
+        Ok(())
+    }
+
+    fn validate_observe(&self) -> Result<(), ConfigError> {
+        let o = &self.observe;
+        let checks: [(&str, bool, &str); 6] = [
+            (
+                "retention_days",
+                (1..=3650).contains(&o.retention_days),
+                "1 to 3650",
+            ),
+            ("max_body_bytes", o.max_body_bytes >= 1024, "at least 1024"),
+            (
+                "max_decompressed_bytes",
+                o.max_decompressed_bytes >= 1024,
+                "at least 1024",
+            ),
+            (
+                "session_budget_bytes",
+                o.session_budget_bytes >= 1024,
+                "at least 1024",
+            ),
+            (
+                "ip_budget_bytes_per_hour",
+                o.ip_budget_bytes_per_hour >= 1024,
+                "at least 1024",
+            ),
+            (
+                "ingest_concurrency",
+                o.ingest_concurrency >= 1,
+                "at least 1",
+            ),
+        ];
+        for (key, ok, rule) in checks {
+            if !ok {
+                return Err(ConfigError(format!(
+                    "invalid value for `observe.{key}`: {rule}"
+                )));
+            }
         }
         Ok(())
     }
@@ -591,6 +688,22 @@ alpha_vantage_url = "{av_url}"
 backfill_years = {backfill}
 # Live-quote WebSocket connections one instance accepts.
 max_stream_connections = {max_stream}
+
+[observe]
+# Session recording and telemetry ingest (/public, /v1/traces, /v1/metrics).
+# Days recorded sessions, errors, metrics and spans are kept.
+retention_days = {retention}
+# Largest ingest body, and largest payload after decompression, in bytes.
+max_body_bytes = {obs_body}
+max_decompressed_bytes = {obs_unzipped}
+# Compressed bytes one recorded session may send; then the recorder is told to stop.
+session_budget_bytes = {obs_session}
+# Bytes one client address may send to the ingest per hour (per instance).
+ip_budget_bytes_per_hour = {obs_ip}
+# Ingest requests processed at once (others wait up to 2 s, then get 503).
+ingest_concurrency = {obs_concurrency}
+# Record a span for each API request that continues a browser trace (traceparent).
+server_spans = {obs_spans}
 "#,
             host = d.host,
             port = d.port,
@@ -610,6 +723,13 @@ max_stream_connections = {max_stream}
             av_url = d.market.alpha_vantage_url,
             backfill = d.market.backfill_years,
             max_stream = d.market.max_stream_connections,
+            retention = d.observe.retention_days,
+            obs_body = d.observe.max_body_bytes,
+            obs_unzipped = d.observe.max_decompressed_bytes,
+            obs_session = d.observe.session_budget_bytes,
+            obs_ip = d.observe.ip_budget_bytes_per_hour,
+            obs_concurrency = d.observe.ingest_concurrency,
+            obs_spans = d.observe.server_spans,
         )
     }
 }
@@ -798,6 +918,27 @@ mod tests {
         let shown = format!("{c:?}");
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("moat:***@db"), "{shown}");
+    }
+
+    #[test]
+    fn observe_settings_come_from_the_file_and_moat_observe_env() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.observe.retention_days, 30);
+            jail.create_file("moat.toml", "[observe]\ningest_concurrency = 4")?;
+            jail.set_env("MOAT_OBSERVE_RETENTION_DAYS", "7");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(
+                (c.observe.retention_days, c.observe.ingest_concurrency),
+                (7, 4)
+            );
+            jail.set_env("MOAT_OBSERVE_RETENTION_DAYS", "0");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("observe.retention_days"), "{err}");
+            Ok(())
+        });
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod config;
 pub mod http;
 pub mod logging;
 pub mod market;
+pub mod observe;
 pub mod portfolio;
 
 pub use app::{launch, AppState, Application};

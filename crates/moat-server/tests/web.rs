@@ -336,3 +336,24 @@ async fn non_get_requests_to_pages_are_refused() {
     let r = app.client.post(app.url("/settings")).send().await.unwrap();
     assert_eq!(r.status(), 405);
 }
+
+/// The operator console's pages are app routes (200, not indexed), and only their
+/// documents allow inline styles, which a session replay needs.
+#[tokio::test]
+async fn operator_pages_allow_inline_styles_for_the_replay_and_nothing_else_does() {
+    let app = TestApp::spawn().await;
+    for path in ["/operator/sessions", "/operator/sessions/abc123", "/operator/errors/7"] {
+        let r = app.get(path).await;
+        assert_eq!(r.status(), 200, "{path}");
+        let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(csp.contains("style-src 'self' 'unsafe-inline';"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(r.text().await.unwrap().contains("noindex"), "{path}");
+    }
+    for path in ["/", "/settings", "/operatorx"] {
+        let r = app.get(path).await;
+        let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(csp.contains("style-src 'self';"), "{path}: {csp}");
+    }
+    app.stop().await.unwrap();
+}

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod market;
+pub mod observability;
 pub mod portfolio;
 mod postgres;
 mod sqlite;
@@ -19,6 +20,7 @@ pub use accounts::{
     Ticket, TicketKind, User,
 };
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
+pub use observability::ObservabilityStorage;
 pub use portfolio::{
     NewPortfolio, NewTransaction, OrderableCash, PortfolioRow, PortfolioStorage, PortfolioUpdate,
     TransactionRow, MAX_PORTFOLIOS, MAX_PORTFOLIO_NAME_CHARS, MAX_TRANSACTIONS_PER_PORTFOLIO,
@@ -116,7 +118,7 @@ impl Default for ConnectOptions {
 /// [`MarketStorage`], portfolios: [`PortfolioStorage`]).
 #[async_trait]
 pub trait Storage:
-    AccountStorage + MarketStorage + PortfolioStorage + Send + Sync + 'static
+    AccountStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
 {
     fn backend(&self) -> Backend;
 

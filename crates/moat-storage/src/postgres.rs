@@ -39,6 +39,7 @@ impl PostgresStorage {
 
 crate::accounts::impl_account_storage!(PostgresStorage);
 crate::portfolio::impl_portfolio_storage!(PostgresStorage, sqlx::Postgres);
+crate::observability::impl_observability_storage!(PostgresStorage, sqlx::Postgres);
 crate::market::impl_market_storage!(
     PostgresStorage,
     sqlx::Postgres,

@@ -52,6 +52,7 @@ impl SqliteStorage {
 
 crate::accounts::impl_account_storage!(SqliteStorage);
 crate::portfolio::impl_portfolio_storage!(SqliteStorage, sqlx::Sqlite);
+crate::observability::impl_observability_storage!(SqliteStorage, sqlx::Sqlite);
 crate::market::impl_market_storage!(
     SqliteStorage,
     sqlx::Sqlite,

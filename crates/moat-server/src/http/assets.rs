@@ -259,7 +259,7 @@ async fn serve_page(
         path,
         &state.config.delayed_scripts,
     );
-    (
+    let mut response = (
         status,
         [
             (
@@ -274,7 +274,19 @@ async fn serve_page(
         ],
         html,
     )
-        .into_response()
+        .into_response();
+    // The operator console replays sessions: its document allows inline styles.
+    let operator = super::security::OPERATOR_PAGES;
+    if path == operator || path.starts_with(&format!("{operator}/")) {
+        if let Ok(csp) = HeaderValue::from_str(&super::security::replay_content_security_policy(
+            &state.config,
+        )) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, csp);
+        }
+    }
+    response
 }
 
 async fn serve_file(

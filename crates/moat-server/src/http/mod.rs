@@ -29,7 +29,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{auth, market, portfolio, AppState};
+use crate::{auth, market, observe, portfolio, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -38,7 +38,7 @@ use error::ApiError;
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
     modifiers(&BearerAuth),
-    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"), (name = "market"))
+    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"), (name = "market"), (name = "observe"))
 )]
 struct ApiDoc;
 
@@ -129,6 +129,14 @@ fn api_routes() -> OpenApiRouter<AppState> {
             market::routes::get_favorites,
             market::routes::put_favorites
         ))
+        .routes(routes!(observe::console::list_sessions))
+        .routes(routes!(observe::console::get_session))
+        .routes(routes!(observe::console::get_replay))
+        .routes(routes!(observe::console::list_error_groups))
+        .routes(routes!(observe::console::get_error_group))
+        .routes(routes!(observe::console::list_feedback))
+        .routes(routes!(observe::console::vitals_report))
+        .routes(routes!(observe::console::get_trace))
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -156,9 +164,25 @@ pub fn router(state: AppState) -> Router {
         .route("/api/stream", get(market::stream::upgrade))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
+        // A span per API request that continues a browser trace (observe::spans).
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            observe::spans::record,
+        ))
         .layer(middleware::from_fn(auth::extract::renew_tokens));
+    // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
+    let ingest = Router::new()
+        .route("/public", axum::routing::post(observe::graphql::public))
+        .route("/v1/traces", axum::routing::post(observe::otlp::traces))
+        .route("/v1/metrics", axum::routing::post(observe::otlp::metrics));
 
-    with_layers(Router::new().merge(api).fallback(assets::serve), state)
+    with_layers(
+        Router::new()
+            .merge(api)
+            .merge(ingest)
+            .fallback(assets::serve),
+        state,
+    )
 }
 
 /// Compression level for responses made per request (pages, API JSON). The codecs'
@@ -198,6 +222,10 @@ async fn api_not_found() -> ApiError {
 /// imports (`/api/portfolios/{id}/import…`) may be up to their own, larger limit.
 async fn reject_oversized(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
+    // The ingest checks its own (larger) caps and answers in its own shapes.
+    if observe::is_ingest_path(path) {
+        return next.run(request).await;
+    }
     let limit = if path.starts_with("/api/portfolios/") && path.contains("/import") {
         state
             .config
@@ -255,7 +283,10 @@ mod tests {
         let market = crate::market::MarketService::start(storage.clone(), &config.market)
             .await
             .unwrap();
+        let observe =
+            crate::observe::Observe::start(storage.clone(), &config.observe, String::new());
         let state = AppState {
+            observe,
             auth: Arc::new(auth),
             market,
             assets: Arc::new(assets::Assets::load(&config)),

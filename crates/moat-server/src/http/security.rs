@@ -9,8 +9,24 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::Config;
 
+/// The pages of the operator console (their document gets [`replay_content_security_policy`]).
+pub const OPERATOR_PAGES: &str = "/operator";
+
 /// The policy, with the origins of configured delayed scripts added to `script-src`.
 pub fn content_security_policy(config: &Config) -> String {
+    policy(config, "'self'")
+}
+
+/// The operator console's policy: the same, but for inline styles. A session replay
+/// rebuilds the recorded page in a frame that inherits this document's policy, and the
+/// recorded page's `<style>` text and `style` attributes are inline. Scripts stay as
+/// strict (rrweb never runs recorded scripts); only operators open these pages, and
+/// only by loading an `/operator/…` address (the app does not link there).
+pub fn replay_content_security_policy(config: &Config) -> String {
+    policy(config, "'self' 'unsafe-inline'")
+}
+
+fn policy(config: &Config, style_src: &str) -> String {
     let mut script_src = String::from("'self'");
     for url in &config.delayed_scripts {
         if let Some(origin) = origin_of(url) {
@@ -19,7 +35,7 @@ pub fn content_security_policy(config: &Config) -> String {
         }
     }
     format!(
-        "default-src 'self'; script-src {script_src}; style-src 'self'; img-src 'self' data: blob:; \
+        "default-src 'self'; script-src {script_src}; style-src {style_src}; img-src 'self' data: blob:; \
          font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'self'; \
          frame-ancestors 'self'; base-uri 'self'; form-action 'self'; object-src 'none'; manifest-src 'self'"
     )
@@ -83,6 +99,18 @@ pub fn headers_layer(config: &Config) -> ServiceBuilder<Layers> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_replay_policy_allows_inline_styles() {
+        let config = Config::default();
+        assert!(content_security_policy(&config).contains("style-src 'self';"));
+        let replay = replay_content_security_policy(&config);
+        assert!(
+            replay.contains("style-src 'self' 'unsafe-inline';"),
+            "{replay}"
+        );
+        assert!(replay.contains("script-src 'self';"), "{replay}");
+    }
 
     #[test]
     fn the_policy_allows_blob_workers_and_only_self_framing() {

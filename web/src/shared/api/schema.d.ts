@@ -420,6 +420,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/observe/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Error groups, most recently seen first. */
+        get: operations["list_error_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/errors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An error group with its latest occurrences. */
+        get: operations["get_error_group"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Feedback sent from recorded sessions, newest first. */
+        get: operations["list_feedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recorded sessions, newest first. */
+        get: operations["list_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/sessions/{secure_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One session with its timeline: page loads, navigations, clicks, console messages,
+         *     network requests and errors.
+         */
+        get: operations["get_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/sessions/{secure_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's replay events, ready for an rrweb player. The body can be large;
+         *     it is compressed like every API response.
+         */
+        get: operations["get_replay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/traces/{trace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A trace's spans: the browser's and the server's, ready for a waterfall. */
+        get: operations["get_trace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/observe/vitals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Web vitals at the 75th percentile, overall and per page, rated against the
+         *     spec's thresholds.
+         */
+        get: operations["vitals_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portfolios": {
         parameters: {
             query?: never;
@@ -742,6 +887,71 @@ export interface components {
             /** @description The request id, also sent as the `x-request-id` header. */
             request_id: string;
         };
+        ErrorGroupDetail: {
+            group: components["schemas"]["ErrorGroupDto"];
+            /** @description Distinct members among those occurrences. */
+            members: string[];
+            /** @description The newest occurrences (up to 200). */
+            occurrences: components["schemas"]["ErrorOccurrenceDto"][];
+        };
+        /** @description An error group. */
+        ErrorGroupDto: {
+            /**
+             * Format: int64
+             * @description Identified members among them.
+             */
+            affected_members: number;
+            /**
+             * Format: int64
+             * @description Sessions with a stored occurrence.
+             */
+            affected_sessions: number;
+            /** @description `window.onerror`, `console.error`, `custom`, `React.ErrorBoundary`, … */
+            error_type: string;
+            fingerprint: string;
+            first_seen: string;
+            /** Format: int64 */
+            id: number;
+            last_seen: string;
+            /** @description The first occurrence's message. */
+            message: string;
+            /**
+             * Format: int64
+             * @description Occurrences ever counted (retention does not lower it).
+             */
+            occurrences: number;
+            /**
+             * @description Frames of the first occurrence: `functionName`, `fileName`, `lineNumber`,
+             *     `columnNumber`.
+             */
+            sample_stack?: Record<string, never>[] | null;
+        };
+        ErrorGroupList: {
+            groups: components["schemas"]["ErrorGroupDto"][];
+            /**
+             * Format: int64
+             * @description Pass as `offset` for the next page; absent on the last page.
+             */
+            next_offset?: number | null;
+        };
+        /** @description One occurrence of an error. */
+        ErrorOccurrenceDto: {
+            member?: string | null;
+            message: string;
+            /**
+             * Format: int64
+             * @description Where the session's replay shows it.
+             */
+            replay_offset_ms: number;
+            session_secure_id: string;
+            stack?: Record<string, never>[] | null;
+            /**
+             * Format: int64
+             * @description Client clock, epoch ms.
+             */
+            ts: number;
+            url?: string | null;
+        };
         ExportedIdentity: {
             email?: string | null;
             linked_at: string;
@@ -769,6 +979,25 @@ export interface components {
         FavoritesRequest: {
             /** @description Instrument ids in the order to keep (at most 100, no duplicates). */
             ids: string[];
+        };
+        FeedbackDto: {
+            /** @description When the user sent it (their clock). */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            member?: string | null;
+            session_secure_id: string;
+            user_email?: string | null;
+            user_name?: string | null;
+            verbatim: string;
+        };
+        FeedbackList: {
+            feedback: components["schemas"]["FeedbackDto"][];
+            /**
+             * Format: int64
+             * @description Pass as `before` for the next page; absent on the last page.
+             */
+            next_before?: number | null;
         };
         FxDto: {
             pair: string;
@@ -875,6 +1104,57 @@ export interface components {
             cost_method?: string | null;
             name: string;
         };
+        /** @description The replay of a session (documents the shape; the body is written directly). */
+        ObsReplay: {
+            /** @description rrweb events of every chunk, by payload id then timestamp, as recorded. */
+            events: Record<string, never>[];
+            secure_id: string;
+        };
+        ObsSessionDetail: {
+            session: components["schemas"]["ObsSessionDto"];
+            /** @description Every item by time. */
+            timeline: components["schemas"]["TimelineItemDto"][];
+        };
+        /** @description A recorded session. */
+        ObsSessionDto: {
+            app_version?: string | null;
+            /** Format: int64 */
+            bytes_received: number;
+            client_version?: string | null;
+            environment: string;
+            /** Format: int64 */
+            error_count: number;
+            /** Format: int64 */
+            event_count: number;
+            /**
+             * Format: int64
+             * @description The first replay event (client clock, epoch ms): replay offsets count from it.
+             */
+            first_event_at?: number | null;
+            first_url?: string | null;
+            has_errors: boolean;
+            has_feedback: boolean;
+            /** @description Last push received. */
+            last_push_at: string;
+            /** @description The member identifier given by identifySession. */
+            member?: string | null;
+            /** @description Properties from addSessionProperties. */
+            properties?: Record<string, never> | null;
+            secure_id: string;
+            /** @description First seen by the server. */
+            started_at: string;
+            user_agent?: string | null;
+            /** @description The user object given by identifySession (string values). */
+            user_object?: Record<string, never> | null;
+        };
+        ObsSessionList: {
+            /**
+             * Format: int64
+             * @description Pass as `before` for the next page; absent on the last page.
+             */
+            next_before?: number | null;
+            sessions: components["schemas"]["ObsSessionDto"][];
+        };
         OidcSignupRequest: {
             nickname: string;
             /** @description The ticket from `/signup/social#ticket=…`. */
@@ -891,6 +1171,11 @@ export interface components {
             fx: components["schemas"]["Priced"][];
             indices: components["schemas"]["Priced"][];
             movers: components["schemas"]["Movers"];
+        };
+        PageVitalsDto: {
+            /** @description Path with ids as `:id`; empty when the page is unknown. */
+            page: string;
+            vitals: components["schemas"]["VitalStatDto"][];
         };
         /** @description A portfolio's settings. */
         PortfolioDto: {
@@ -1005,6 +1290,36 @@ export interface components {
             nickname: string;
             password: string;
         };
+        /** @description A span, with its place in the trace's waterfall. */
+        SpanDto: {
+            attributes?: Record<string, never> | null;
+            /** Format: double */
+            duration_ms: number;
+            /**
+             * Format: int64
+             * @description OTLP span kind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer.
+             */
+            kind: number;
+            name: string;
+            parent_span_id?: string | null;
+            /** @description `moat-server` for the server's own spans. */
+            service: string;
+            session_secure_id?: string | null;
+            span_id: string;
+            /**
+             * Format: double
+             * @description Milliseconds from the trace's first span.
+             */
+            start_offset_ms: number;
+            /** @description Epoch nanoseconds, as a decimal string (too large for a JSON number). */
+            start_unix_nano: string;
+            /**
+             * Format: int64
+             * @description OTLP status: 0 unset, 1 ok, 2 error.
+             */
+            status_code: number;
+            status_message?: string | null;
+        };
         /** @description A split's ratio: `denominator` old shares become `numerator` new ones. */
         SplitDto: {
             /** Format: int32 */
@@ -1027,10 +1342,37 @@ export interface components {
             week52_high?: string | null;
             week52_low?: string | null;
         };
+        /** @description One entry of a session's timeline. */
+        TimelineItemDto: {
+            /**
+             * @description Kind-specific fields: `url` (load, navigate, network), `target`, `text`,
+             *     `selector` (click), `level`, `message` (console), `method`, `status`,
+             *     `duration_ms`, headers and bodies (network), `message`, `type`, `stack`,
+             *     `group_id` (error).
+             */
+            detail: Record<string, never>;
+            /** @description `load`, `navigate`, `reload`, `click`, `console`, `network` or `error`. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description Milliseconds from the first replay event (where the replay shows it).
+             */
+            offset_ms?: number | null;
+            /**
+             * Format: int64
+             * @description Client clock, epoch ms.
+             */
+            ts: number;
+        };
         /** @description A log-in token (spec §3). */
         TokenResponse: {
             /** @description The JWT; send it as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        TraceDto: {
+            /** @description By start time. */
+            spans: components["schemas"]["SpanDto"][];
+            trace_id: string;
         };
         /** @description A transaction; amounts are decimal strings. */
         TransactionDto: {
@@ -1066,6 +1408,40 @@ export interface components {
         };
         UpdateMeRequest: {
             nickname: string;
+        };
+        VitalStatDto: {
+            /** @description `LCP`, `FCP`, `CLS`, `INP`, `TTFB` or `FID`. */
+            name: string;
+            /**
+             * Format: double
+             * @description 75th percentile (nearest rank).
+             */
+            p75: number;
+            /** @description `good`, `needs_improvement` or `poor`. */
+            rating: string;
+            /** Format: int64 */
+            samples: number;
+        };
+        /** @description A vital's thresholds (spec §9): good at or below `good`, poor above `poor`. */
+        VitalThresholdDto: {
+            /** Format: double */
+            good: number;
+            name: string;
+            /** Format: double */
+            poor: number;
+            /** @description `ms`, or empty for CLS (unitless). */
+            unit: string;
+        };
+        VitalsReport: {
+            from: string;
+            /** @description All pages together. */
+            overall: components["schemas"]["VitalStatDto"][];
+            /** @description Per page, pages with the most samples first. */
+            pages: components["schemas"]["PageVitalsDto"][];
+            thresholds: components["schemas"]["VitalThresholdDto"][];
+            to: string;
+            /** @description True when more samples existed than were read (the newest were used). */
+            truncated: boolean;
         };
     };
     responses: never;
@@ -2054,6 +2430,353 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meta"];
+                };
+            };
+        };
+    };
+    list_error_groups: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200 (default 50). */
+                limit?: string | null;
+                /** @description Rows to skip. */
+                offset?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorGroupList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_error_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorGroupDetail"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_feedback: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200 (default 50). */
+                limit?: string | null;
+                /** @description `next_before` of the previous page. */
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_sessions: {
+        parameters: {
+            query?: {
+                /** @description Exact member identifier. */
+                member?: string | null;
+                /** @description `production`, `development`, … */
+                environment?: string | null;
+                /** @description Started at or after (RFC 3339 or YYYY-MM-DD). */
+                from?: string | null;
+                /** @description Started before (RFC 3339 or YYYY-MM-DD). */
+                to?: string | null;
+                /** @description `true` or `false`. */
+                has_errors?: string | null;
+                /** @description `true` or `false`. */
+                has_feedback?: string | null;
+                /** @description `next_before` of the previous page. */
+                before?: string | null;
+                /** @description 1 to 200 (default 50). */
+                limit?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObsSessionList"];
+                };
+            };
+            /** @description `invalid_parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secure_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObsSessionDetail"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secure_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObsReplay"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_trace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 32 hex digits */
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    vitals_report: {
+        parameters: {
+            query?: {
+                /** @description From (RFC 3339 or YYYY-MM-DD); default 7 days ago. */
+                from?: string | null;
+                /** @description To, exclusive; default now. */
+                to?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VitalsReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
