@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
+import { RecorderIdentity } from '@/shared/observability/RecorderIdentity';
 import { OfflineBanner } from '@/shared/ui/OfflineBanner';
 import { ToastArea } from '@/shared/ui/toast';
 import { AppHeader } from './AppHeader';
@@ -11,7 +12,8 @@ import './Shell.css';
 
 /**
  * The layout around every page: header, navigation, the page itself, the offline banner,
- * toasts and route modals; plus scroll restoration and the app's focus signal.
+ * toasts and route modals; plus scroll restoration, the app's focus signal and the
+ * session recorder's identity.
  */
 export function Shell() {
   const { t } = useTranslation();
@@ -40,6 +42,7 @@ export function Shell() {
       </div>
       <ToastArea />
       <ModalRouteHandler />
+      <RecorderIdentity />
     </div>
   );
 }

@@ -14,6 +14,11 @@ export const MODALS = {
   language: lazy(() =>
     import('@/features/language-picker/LanguagePickerModal').then((m) => ({ default: m.LanguagePickerModal })),
   ),
+  feedback: lazy(async () => {
+    const m = await import('@/shared/observability/FeedbackModal');
+    await m.messagesReady;
+    return { default: m.FeedbackModal };
+  }),
 } satisfies Record<string, ComponentType<RouteModalProps>>;
 
 export type ModalName = keyof typeof MODALS;

@@ -23,7 +23,8 @@ const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 
 const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPage');
 const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
 const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
-const ProvidersPage = lazyPage(() => import('@/features/operator/ProvidersPage'), 'ProvidersPage');
+// The operator's pages, one chunk routed inside: market data providers and the observability console.
+const OperatorPages = lazyPage(() => import('@/features/operator/observe/OperatorRoutes'), 'OperatorRoutes');
 const DividendsPage = lazyPage(() => import('@/features/dividends/DividendsPage'), 'DividendsPage');
 // The portfolio pages share one chunk; each checks for a member (`RequireAuth`).
 const loadPortfolioPages = () => import('@/features/portfolio/pages');
@@ -72,7 +73,7 @@ export function AppRoutes() {
       <Route path="/stocks/:id" element={<RouteBoundary><StockPage /></RouteBoundary>} />
       <Route path="/search" element={<RouteBoundary><SearchPage /></RouteBoundary>} />
       <Route path="/favorites" element={<RouteBoundary><FavoritesPage /></RouteBoundary>} />
-      <Route path="/operator/market" element={<RouteBoundary><ProvidersPage /></RouteBoundary>} />
+      <Route path="/operator/*" element={<RouteBoundary><OperatorPages /></RouteBoundary>} />
       <Route path="/dividends" element={<RouteBoundary><DividendsPage /></RouteBoundary>} />
       <Route path="/portfolios" element={<RouteBoundary><PortfolioListPage /></RouteBoundary>} />
       <Route path="/portfolios/:id" element={<RouteBoundary><PortfolioDetailPage /></RouteBoundary>} />

@@ -2,12 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AboutSection } from './AboutSection';
 import { BridgeSection } from './BridgeSection';
+import { FeedbackSection } from './FeedbackSection';
 import { LanguageSection } from './LanguageSection';
 import './settings.css';
 
 export { messagesReady } from './messages';
 
-/** Settings: language, app information, and the mobile-app integration. */
+/** Settings: language, app information, the mobile-app integration, and feedback. */
 export function SettingsPage() {
   const { t } = useTranslation('settings');
   usePageMeta({ title: t('meta.title'), description: t('meta.description') });
@@ -17,6 +18,7 @@ export function SettingsPage() {
       <LanguageSection />
       <AboutSection />
       <BridgeSection />
+      <FeedbackSection />
     </div>
   );
 }

@@ -40,6 +40,7 @@ describe('spec constants', () => {
     expect(c.MODAL_ROUTE_VALUE).toBe('routeModalTrue');
     expect(c.FOCUS_MESSAGE_TRUE).toBe('IS_FOCUSED_FROM_APP=TRUE');
     expect(c.FOCUS_MESSAGE_FALSE).toBe('IS_FOCUSED_FROM_APP=FALSE');
+    expect(c.RECORDER_BACKGROUND_RECORDING).toBe(false);
   });
 
   it('recorder retry delay is 1000 + 500 × 2^attempt', () => {

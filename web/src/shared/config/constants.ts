@@ -88,3 +88,10 @@ export const MODAL_ROUTE_VALUE = 'routeModalTrue'; // spec §2
 export const FOCUS_MESSAGE_TRUE = 'IS_FOCUSED_FROM_APP=TRUE'; // spec §2
 /** App → web message: the web view lost focus. */
 export const FOCUS_MESSAGE_FALSE = 'IS_FOCUSED_FROM_APP=FALSE'; // spec §2
+
+/**
+ * Whether the session recorder keeps recording while the tab is hidden (spec §4). Off:
+ * a hidden tab stops recording and a visible one re-initialises it, so a background tab
+ * or a backgrounded app (live quotes still changing the page) uploads nothing.
+ */
+export const RECORDER_BACKGROUND_RECORDING = false; // spec §4

@@ -26,12 +26,14 @@ describe('locales', () => {
         '/src/features/favorites/locales',
         '/src/features/home/locales',
         '/src/features/operator/locales',
+        '/src/features/operator/observe/locales',
         '/src/features/portfolio/locales',
         '/src/features/search/locales',
         '/src/features/settings/locales',
         '/src/features/stock/locales',
         '/src/shared/i18n/locales',
         '/src/shared/market/locales',
+        '/src/shared/observability/locales',
       ].sort(),
     );
   });

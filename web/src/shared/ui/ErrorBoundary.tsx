@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { reportError } from '@/shared/observability';
 import { ErrorFallback } from './ErrorFallback';
 
 export interface ErrorBoundaryProps {
@@ -28,8 +29,9 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    // Reported by the error recorder through the console; keep the component stack.
     console.error('ErrorBoundary caught', error, info.componentStack);
+    // To the error recorder, with the component stack (unless the drop list matches it).
+    reportError(error, { componentStack: info.componentStack ?? undefined });
   }
 
   override componentDidUpdate(prev: ErrorBoundaryProps): void {

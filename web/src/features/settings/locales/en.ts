@@ -47,4 +47,9 @@ export const settingsEn = {
     shareText: 'Every portfolio in one place',
     sent: 'Sent: {{action}}',
   },
+  feedback: {
+    title: 'Feedback',
+    description: 'Tell us what got in your way or what you would like.',
+    open: 'Send feedback',
+  },
 } as const satisfies MessageShape<typeof settingsKo>;

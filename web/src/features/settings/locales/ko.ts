@@ -44,4 +44,9 @@ export const settingsKo = {
     shareText: '모든 포트폴리오를 한곳에',
     sent: '보냄: {{action}}',
   },
+  feedback: {
+    title: '의견',
+    description: '불편한 점이나 바라는 점을 알려 주세요.',
+    open: '의견 보내기',
+  },
 } as const;
