@@ -1,0 +1,199 @@
+/**
+ * Session recording and error reporting end to end (docs/observability.md): the real
+ * highlight.run 9.20.0 client in Chromium against the real server's ingest. A member's
+ * session is recorded across pages, an error is thrown (and a "Failed to fetch" that
+ * the drop list must keep out), feedback is sent; the operator's read API and console
+ * then show the session, its replay, the error in its group and the feedback linked to
+ * it. Every request the page makes is recorded: none may leave for another host, and
+ * every reply of the recorder's GraphQL endpoint must be one the client accepts.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { eventually, launch } from '../support/fixtures.mjs';
+
+const PASSWORD = 'observability e2e password 1';
+/** The recorder's first push comes after 1 s, then every 2 s (spec §9): allow several. */
+const PUSH_WAIT_MS = 20_000;
+
+let env;
+before(async () => {
+  env = await launch();
+});
+afterEach(() => env.closeContexts());
+after(() => env?.close());
+
+async function signup(nickname) {
+  const response = await fetch(`${env.server.url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `${nickname}@example.com`, nickname, password: PASSWORD }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return (await response.json()).token;
+}
+
+async function get(token, path) {
+  const response = await fetch(`${env.server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
+  return response.json();
+}
+
+describe('observability', () => {
+  test('a recorded session, its error and feedback reach the operator; dropped errors and other hosts do not', async () => {
+    // The first account is the instance's operator.
+    const operator = await signup(`op${Date.now().toString(36)}`);
+    const nickname = `obs${Date.now().toString(36)}`;
+    const member = await signup(nickname);
+
+    const { context, page } = await env.newPage({ viewport: { width: 1280, height: 800 } });
+    const origin = new URL(env.server.url).origin;
+    const foreign = [];
+    const graphql = [];
+    context.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+    });
+    // The recorder's replies, as the client receives them: passed through on their way
+    // from the server (its uploads run in a worker), and kept for the capture check.
+    await context.route('**/public', async (route) => {
+      const request = route.request();
+      const op = (() => {
+        try {
+          return JSON.parse(request.postData() ?? '{}').operationName;
+        } catch {
+          return undefined;
+        }
+      })();
+      const response = await route.fetch();
+      const body = await response.json().catch(() => undefined);
+      graphql.push({ op, status: response.status(), type: response.headers()['content-type'] ?? '', body });
+      await route.fulfill({ response });
+    });
+    // Recording skips webdriver browsers unless a test runner is there (spec §4).
+    await context.addInitScript((token) => {
+      window.Cypress = {};
+      localStorage.setItem('AUTH_TOKEN', token);
+    }, member);
+
+    await page.goto('/');
+    await page.getByTestId('index-cards').waitFor().catch(() => {});
+    const pushes = () => graphql.filter((g) => g.op === 'PushSessionEvents').length;
+    const pushed = pushes();
+    await page.goto('/stocks/KRX:005930');
+    // The recorder starts once the page has loaded and the browser is idle; wait for
+    // its first upload from this page.
+    await eventually(() => pushes() > pushed, { timeout: PUSH_WAIT_MS, interval: 100 });
+    // One error to keep, one the drop list removes (spec §8).
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('e2e kept error');
+      });
+      setTimeout(() => {
+        throw new TypeError('Failed to fetch');
+      });
+    });
+    const afterErrors = pushes();
+    await eventually(() => pushes() > afterErrors, { timeout: PUSH_WAIT_MS, interval: 100 });
+    // Feedback through its modal route.
+    await page.goto('/settings?feedback=routeModalTrue');
+    await page.getByTestId('feedback-verbatim').fill('차트가 느려요 e2e');
+    await page.getByTestId('feedback-email').fill('ant@example.com');
+    await page.getByTestId('feedback-submit').click();
+
+    // The operator finds the member's session, with errors and feedback.
+    const session = await eventually(
+      async () => {
+        const { sessions } = await get(operator, '/api/operator/observe/sessions?has_errors=true&has_feedback=true');
+        const found = sessions.find((s) => JSON.stringify(s).includes(nickname));
+        assert.ok(found, `no session of ${nickname} yet: ${JSON.stringify(sessions).slice(0, 500)}`);
+        return found;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 500 },
+    );
+    const id = session.secure_id;
+
+    // The kept error is grouped; "Failed to fetch" never arrived.
+    const { groups } = await eventually(
+      async () => {
+        const list = await get(operator, '/api/operator/observe/errors');
+        assert.ok(list.groups.some((g) => g.message.includes('e2e kept error')), JSON.stringify(list.groups).slice(0, 500));
+        return list;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 500 },
+    );
+    assert.ok(!groups.some((g) => /failed to fetch/i.test(g.message)), 'a dropped error was stored');
+    const group = groups.find((g) => g.message.includes('e2e kept error'));
+    const detail = await get(operator, `/api/operator/observe/errors/${group.id}`);
+    assert.ok(detail.occurrences.some((o) => o.session_secure_id === id && o.replay_offset_ms >= 0), JSON.stringify(detail.occurrences));
+
+    // The feedback, verbatim, linked to the session.
+    const { feedback } = await get(operator, '/api/operator/observe/feedback');
+    const mine = feedback.find((f) => f.verbatim === '차트가 느려요 e2e');
+    assert.ok(mine, JSON.stringify(feedback));
+    assert.equal(mine.session_secure_id, id);
+    assert.equal(mine.user_email, 'ant@example.com');
+
+    // The replay has the full snapshots of the pages visited.
+    const replay = await get(operator, `/api/operator/observe/sessions/${id}/replay`);
+    assert.ok(replay.events.some((e) => e.type === 2), 'a full snapshot was recorded');
+    const timeline = await get(operator, `/api/operator/observe/sessions/${id}`);
+    assert.ok(timeline.timeline.some((i) => i.kind === 'error'), JSON.stringify(timeline.timeline.map((i) => i.kind)));
+
+    // Capture check: every operation the pinned client sent got a reply it accepts
+    // (2xx, JSON, `data`, no `errors`), and recording went on after initialisation.
+    const ops = new Set(graphql.map((g) => g.op));
+    for (const op of ['initializeSession', 'identifySession', 'PushSessionEvents', 'addSessionFeedback']) {
+      assert.ok(ops.has(op), `the client never sent ${op}: ${[...ops].join(', ')}`);
+      assert.ok(
+        graphql.some((g) => g.op === op && g.body !== undefined),
+        `no reply to ${op} could be read`,
+      );
+    }
+    for (const g of graphql) {
+      assert.ok(g.status >= 200 && g.status < 300, `${g.op}: ${g.status}`);
+      assert.match(g.type, /application\/json/, `${g.op}: ${g.type}`);
+      if (g.body === undefined) continue;
+      assert.ok(g.body && 'data' in g.body && !g.body.errors, `${g.op}: ${JSON.stringify(g.body)}`);
+    }
+    const init = graphql.find((g) => g.op === 'initializeSession' && g.body).body.data.initializeSession;
+    assert.match(init.project_id, /^[1-9]\d*$/);
+    assert.ok(init.secure_id);
+
+    assert.deepEqual(foreign, [], 'requests left for another host');
+
+    // The operator's console: the session in the list, its replay rebuilding the
+    // recorded page, the error in its group and the feedback, each linked to the session.
+    const console_ = await env.newPage({ viewport: { width: 1280, height: 900 } });
+    const op = console_.page;
+    await console_.context.addInitScript((token) => localStorage.setItem('AUTH_TOKEN', token), operator);
+    await op.goto('/operator/sessions');
+    const row = op.getByTestId('observe-session-row').filter({ hasText: nickname });
+    await row.first().waitFor();
+    await op.goto(`/operator/sessions/${id}`);
+    const player = op.getByTestId('replay-player');
+    await player.waitFor();
+    // The replay frame holds the recorded page: the app's navigation, as recorded.
+    const frame = await eventually(
+      async () => {
+        const handle = await player.locator('iframe').first().elementHandle();
+        const content = handle && (await handle.contentFrame());
+        assert.ok(content, 'no replay frame yet');
+        const text = await content.evaluate(() => document.body?.innerText ?? '');
+        assert.ok(text.length > 20, `the replay frame is empty: ${JSON.stringify(text)}`);
+        return content;
+      },
+      { timeout: 15_000, interval: 250 },
+    );
+    assert.ok(frame);
+    await op.getByTestId('timeline-item').first().waitFor();
+    await op.screenshot({ path: process.env.OBS_SHOT ?? '/tmp/moat-e2e-replay.png' });
+    await op.goto(`/operator/errors/${group.id}`);
+    await op.getByTestId('error-occurrence').first().waitFor();
+    assert.match(await op.getByTestId('occurrence-replay-link').first().getAttribute('href'), new RegExp(`/operator/sessions/${id}\\?t=\\d+`));
+    await op.goto('/operator/feedback');
+    const fb = op.getByTestId('feedback-row').filter({ hasText: '차트가 느려요 e2e' });
+    await fb.first().waitFor();
+    assert.match(await fb.first().getByTestId('feedback-session-link').getAttribute('href'), new RegExp(`/operator/sessions/${id}`));
+    assert.deepEqual(console_.errors, [], 'the console logged errors');
+  });
+});
