@@ -342,17 +342,30 @@ async fn non_get_requests_to_pages_are_refused() {
 #[tokio::test]
 async fn operator_pages_allow_inline_styles_for_the_replay_and_nothing_else_does() {
     let app = TestApp::spawn().await;
-    for path in ["/operator/sessions", "/operator/sessions/abc123", "/operator/errors/7"] {
+    for path in [
+        "/operator/sessions",
+        "/operator/sessions/abc123",
+        "/operator/errors/7",
+    ] {
         let r = app.get(path).await;
         assert_eq!(r.status(), 200, "{path}");
-        let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
-        assert!(csp.contains("style-src 'self' 'unsafe-inline';"), "{path}: {csp}");
+        let csp = r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            csp.contains("style-src 'self' 'unsafe-inline';"),
+            "{path}: {csp}"
+        );
         assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
         assert!(r.text().await.unwrap().contains("noindex"), "{path}");
     }
     for path in ["/", "/settings", "/operatorx"] {
         let r = app.get(path).await;
-        let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        let csp = r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(csp.contains("style-src 'self';"), "{path}: {csp}");
     }
     app.stop().await.unwrap();
