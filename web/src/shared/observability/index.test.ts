@@ -125,4 +125,18 @@ describe('recording facade', () => {
     expect(removed.mock.calls.map(([type]) => type)).toEqual(expect.arrayContaining(['error', 'unhandledrejection']));
     window.removeEventListener('error', handled);
   });
+
+  it('waits to be online before loading the recorder', async () => {
+    loadRecorder.mockResolvedValue(fakeRecorder());
+    idleNow();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('complete');
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const recording = await fresh();
+    recording.startRecording();
+    await Promise.resolve();
+    expect(loadRecorder).not.toHaveBeenCalled();
+    online.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(loadRecorder).toHaveBeenCalledTimes(1));
+  });
 });

@@ -20,7 +20,12 @@ const recorder = new Promise<Recorder | undefined>((resolve) => (settle = resolv
 export function startRecording(enabled = true): void {
   if (!enabled) return settle(undefined);
   const stopEarly = catchEarlyErrors();
-  const run = () =>
+  const run = (): void => {
+    // Offline, the chunk cannot load: wait to be online again rather than fail.
+    if (navigator.onLine === false) return void addEventListener('online', run, { once: true });
+    load();
+  };
+  const load = () =>
     void import('./load')
       .then((m) => m.loadRecorder())
       .then(
