@@ -80,11 +80,11 @@ async function measure(viewport, label, steps) {
     for (const [n, step] of steps.entries()) {
       const seen = await page.evaluate(() => window.__events.length);
       await step(page);
-      await page.waitForTimeout(300);
-      perStep[n].push(await page.evaluate((from) => Math.max(16, ...window.__events.slice(from).map((e) => e.duration)), seen));
-      // Let the answer of a refetch land before the next interaction.
+      // Let the answer of a refetch land (and its frame paint) before reading the entries
+      // and before the next interaction.
       await page.waitForLoadState('networkidle');
       await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 50))));
+      perStep[n].push(await page.evaluate((from) => Math.max(16, ...window.__events.slice(from).map((e) => e.duration)), seen));
     }
   }
   const events = await page.evaluate(() => window.__events);

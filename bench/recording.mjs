@@ -64,9 +64,11 @@ async function load(recording) {
   lcpAt = Date.now();
   if (recording) {
     const deadline = Date.now() + PUSH_WAIT_MS;
+    // Polls the request counter (the uploads run in a worker, so there is no page event to await).
     while (!sent.ops.PushSessionEvents && Date.now() < deadline) await page.waitForTimeout(100);
   } else {
-    // Give a recorder that should not run the same time to show itself.
+    // A fixed wait on purpose: there is nothing to await when nothing should happen. It
+    // gives a recorder that should not run the same time to show itself (checked below).
     await page.waitForTimeout(3000);
   }
   await context.close();
