@@ -94,7 +94,17 @@ function ProfileSection({ me, providers }: { me: Me; providers: readonly OidcPro
         </div>
         <div className="account-list__row">
           <dt>{t('account.role')}</dt>
-          <dd data-testid="account-role">{t(`account.roles.${me.role}`, { defaultValue: me.role })}</dd>
+          <dd>
+            <span data-testid="account-role">{t(`account.roles.${me.role}`, { defaultValue: me.role })}</span>
+            {me.role === 'operator' && (
+              <>
+                {' · '}
+                <AppLink to="/operator/sessions" data-testid="operator-console-link">
+                  {t('account.operatorConsole')}
+                </AppLink>
+              </>
+            )}
+          </dd>
         </div>
         <div className="account-list__row">
           <dt>{t('account.providers')}</dt>

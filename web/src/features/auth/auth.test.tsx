@@ -383,6 +383,22 @@ describe('account page', () => {
     expect(within(page).getByTestId('premium-badge')).toBeTruthy();
     await waitFor(() => expect(within(page).getByTestId('account-providers').textContent).toBe('카카오'));
     expect(document.title).toBe('계정 — Moat');
+    // Members have no way into the operator's console.
+    expect(within(page).queryByTestId('operator-console-link')).toBeNull();
+  });
+
+  it('gives an operator the way into the console', async () => {
+    logIn();
+    const app = renderApp({
+      route: '/settings/account',
+      api: api({ 'GET /api/me': () => jsonResponse({ ...ME, role: 'operator' }) }).handler,
+    });
+    const page = await screen.findByTestId('account-page');
+    await waitFor(() => expect(within(page).getByTestId('account-role').textContent).toBe('운영자'));
+    const link = within(page).getByTestId('operator-console-link');
+    expect(link.textContent).toBe('운영 콘솔');
+    fireEvent.click(link);
+    await waitFor(() => expect(app.location().pathname).toBe('/operator/sessions'));
   });
 
   it('changes the nickname and stores the new token', async () => {

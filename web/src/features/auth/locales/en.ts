@@ -97,6 +97,7 @@ export const authEn = {
     noEmail: 'None',
     role: 'Role',
     roles: { member: 'Member', operator: 'Operator' },
+    operatorConsole: 'Operator console',
     premium: 'Premium',
     providers: 'Linked accounts',
     noProviders: 'None',

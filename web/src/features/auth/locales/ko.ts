@@ -94,6 +94,7 @@ export const authKo = {
     noEmail: '없음',
     role: '구분',
     roles: { member: '회원', operator: '운영자' },
+    operatorConsole: '운영 콘솔',
     premium: '프리미엄',
     providers: '연결된 계정',
     noProviders: '없음',
