@@ -48,10 +48,13 @@ describe('observability', () => {
     const { context, page } = await env.newPage({ viewport: { width: 1280, height: 800 } });
     const origin = new URL(env.server.url).origin;
     const foreign = [];
+    /** The client's OTLP trace exports (its spans leave in batches, every few seconds). */
+    const traceExports = [];
     const graphql = [];
     context.on('request', (r) => {
       const url = r.url();
       if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+      if (url.startsWith(`${origin}/v1/traces`)) traceExports.push(r.postData() ?? '');
     });
     // The recorder's replies, as the client receives them: passed through on their way
     // from the server (its uploads run in a worker), and kept for the capture check.
@@ -83,6 +86,17 @@ describe('observability', () => {
     // The recorder starts once the page has loaded and the browser is idle; wait for
     // its first upload from this page.
     await eventually(() => pushes() > pushed, { timeout: PUSH_WAIT_MS, interval: 100 });
+    // A click that calls the API while recording: the menu's portfolios link loads the
+    // member's portfolios. Its request carries the browser's trace, which the server
+    // continues with its own span and the database work under it.
+    const listed = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/portfolios' && r.method() === 'GET');
+    await page.locator('a[href="/portfolios"]').first().click();
+    const traceparent = (await listed).headers().traceparent;
+    assert.match(traceparent ?? '', /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/, 'the API call carries the trace');
+    const traceId = traceparent.split('-')[1];
+    // Stay on the page until the client has exported the fetch's span (a page load
+    // would drop the batch it waits in).
+    await eventually(() => assert.ok(traceExports.some((body) => body.includes(traceId))), { timeout: PUSH_WAIT_MS, interval: 200 });
     // One error to keep, one the drop list removes (spec §8).
     await page.evaluate(() => {
       setTimeout(() => {
@@ -136,6 +150,20 @@ describe('observability', () => {
     // The replay has the full snapshots of the pages visited.
     const replay = await get(operator, `/api/operator/observe/sessions/${id}/replay`);
     assert.ok(replay.events.some((e) => e.type === 2), 'a full snapshot was recorded');
+    // One trace: the browser's fetch, the server's request span under it, and the
+    // database calls under that.
+    const trace = await eventually(
+      async () => {
+        const { spans } = await get(operator, `/api/operator/observe/traces/${traceId}`);
+        const server = spans.find((s) => s.name === 'GET /api/portfolios');
+        assert.ok(server, JSON.stringify(spans.map((s) => s.name)));
+        assert.ok(spans.some((s) => s.parent_span_id === server.span_id && s.name.startsWith('db ')), JSON.stringify(spans.map((s) => s.name)));
+        assert.ok(spans.some((s) => s.service !== 'moat-server' && s.span_id === server.parent_span_id), 'the browser’s own span arrived');
+        return spans;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 500 },
+    );
+    assert.ok(trace.some((s) => s.name === 'db list_portfolios'), JSON.stringify(trace.map((s) => s.name)));
     const timeline = await get(operator, `/api/operator/observe/sessions/${id}`);
     assert.ok(timeline.timeline.some((i) => i.kind === 'error'), JSON.stringify(timeline.timeline.map((i) => i.kind)));
 

@@ -546,6 +546,55 @@ async fn the_console_reads_sessions_replays_errors_feedback_and_vitals() {
             replay["events"][0]["data"]["width"], 390,
             "events are served as recorded"
         );
+        assert_eq!(replay["next_after"], Value::Null, "one page holds it all");
+        let total = replay["total_chunks"].as_i64().unwrap();
+        assert!(total >= 2, "{backend:?}: {total} chunks");
+        assert_eq!(replay["chunks"], total);
+
+        // Page by page, one chunk each: the same events in the same order.
+        let mut paged = Vec::new();
+        let mut after: Option<i64> = None;
+        let mut pages = 0;
+        loop {
+            let cursor = after.map(|a| format!("&after={a}")).unwrap_or_default();
+            let page = get_json(
+                &app,
+                &format!("/api/operator/observe/sessions/{SESSION}/replay?limit=1{cursor}"),
+                &op,
+            )
+            .await;
+            pages += 1;
+            assert_eq!(page["total_chunks"], total);
+            paged.extend(
+                page["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["timestamp"].as_i64().unwrap()),
+            );
+            match page["next_after"].as_i64() {
+                Some(next) => after = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(paged, times, "{backend:?}: pages in order");
+        // The last full page is followed by an empty one.
+        assert!(pages == total + 1, "{backend:?}: {pages} pages for {total}");
+        for bad in ["limit=0", "limit=201", "limit=x", "after=soon"] {
+            helpers::assert_error(
+                send(
+                    &app,
+                    Method::GET,
+                    &format!("/api/operator/observe/sessions/{SESSION}/replay?{bad}"),
+                    Some(&op),
+                    None,
+                )
+                .await,
+                400,
+                "invalid_parameter",
+            )
+            .await;
+        }
 
         let detail = get_json(
             &app,
@@ -977,7 +1026,105 @@ async fn an_api_request_with_traceparent_continues_the_browser_trace() {
     let c = counts(&app).await;
     assert!(c.spans >= 1);
     let storage = app.db.storage().await;
-    assert_eq!(storage.obs_trace_spans(trace_id).await.unwrap().len(), 1);
+    let servers = storage
+        .obs_trace_spans(trace_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.kind == 2)
+        .count();
+    assert_eq!(
+        servers, 1,
+        "one request span: the untraced requests have none"
+    );
+}
+
+#[tokio::test]
+async fn a_traced_request_shows_its_database_work_as_child_spans() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |_| {}).await;
+        let (op, member) = operator_and_member(&app).await;
+        let trace_id = "4bf92f3577b34da6a3ce929d0e0e4736";
+        let r = app
+            .client
+            .get(app.url("/api/portfolios"))
+            .bearer_auth(&member)
+            .header("traceparent", format!("00-{trace_id}-00f067aa0ba902b7-01"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        // Written off the request path: wait for the request's span and its children.
+        let mut spans = Vec::new();
+        for _ in 0..50 {
+            let r = send(
+                &app,
+                Method::GET,
+                &format!("/api/operator/observe/traces/{trace_id}"),
+                Some(&op),
+                None,
+            )
+            .await;
+            if r.status() == 200 {
+                let trace: Value = r.json().await.unwrap();
+                spans = trace["spans"].as_array().cloned().unwrap_or_default();
+                if spans.iter().any(|s| s["name"] == "GET /api/portfolios")
+                    && spans.iter().any(|s| s["kind"] == 3)
+                {
+                    break;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let request = spans
+            .iter()
+            .find(|s| s["name"] == "GET /api/portfolios")
+            .unwrap_or_else(|| panic!("{backend:?}: no request span in {spans:?}"));
+        assert_eq!(request["parent_span_id"], "00f067aa0ba902b7");
+        let db: Vec<&Value> = spans
+            .iter()
+            .filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with("db ")))
+            .collect();
+        assert!(
+            !db.is_empty(),
+            "{backend:?}: no database spans in {spans:?}"
+        );
+        let system = match backend {
+            moat_storage::Backend::Sqlite => "sqlite",
+            moat_storage::Backend::Postgres => "postgres",
+        };
+        for child in &db {
+            assert_eq!(child["parent_span_id"], request["span_id"], "{child}");
+            assert_eq!(child["kind"], 3, "CLIENT");
+            assert_eq!(child["attributes"]["db.system"], system);
+            assert_eq!(
+                format!(
+                    "db {}",
+                    child["attributes"]["db.operation"].as_str().unwrap()
+                ),
+                child["name"].as_str().unwrap()
+            );
+            // Inside the request's span.
+            let (start, end) = (
+                child["start_offset_ms"].as_f64().unwrap(),
+                child["start_offset_ms"].as_f64().unwrap() + child["duration_ms"].as_f64().unwrap(),
+            );
+            let (rs, re) = (
+                request["start_offset_ms"].as_f64().unwrap(),
+                request["start_offset_ms"].as_f64().unwrap()
+                    + request["duration_ms"].as_f64().unwrap(),
+            );
+            assert!(
+                start >= rs - 0.001 && end <= re + 0.001,
+                "{child} within {request}"
+            );
+        }
+        assert!(
+            db.iter().any(|s| s["name"] == "db list_portfolios"),
+            "{backend:?}: {db:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -423,6 +423,7 @@ macro_rules! impl_account_storage {
                 &self,
                 new: &$crate::accounts::NewUser,
             ) -> Result<$crate::accounts::User, $crate::StorageError> {
+                let _db = $crate::probe::op("create_user");
                 use $crate::accounts::{conflict_or, FIRST_USER_SETTING, USER_COLUMNS};
                 let mut tx = self.pool.begin().await?;
                 // The first account is the operator: exactly one transaction can insert
@@ -482,6 +483,7 @@ macro_rules! impl_account_storage {
                 &self,
                 id: i64,
             ) -> Result<Option<$crate::accounts::User>, $crate::StorageError> {
+                let _db = $crate::probe::op("user_by_id");
                 use $crate::accounts::{UserRow, USER_COLUMNS};
                 let row: Option<UserRow> =
                     sqlx::query_as(&format!("SELECT {USER_COLUMNS} FROM users u WHERE u.id = $1"))
@@ -495,6 +497,7 @@ macro_rules! impl_account_storage {
                 &self,
                 email: &str,
             ) -> Result<Option<$crate::accounts::User>, $crate::StorageError> {
+                let _db = $crate::probe::op("user_by_email");
                 use $crate::accounts::{UserRow, USER_COLUMNS};
                 let row: Option<UserRow> = sqlx::query_as(&format!(
                     "SELECT {USER_COLUMNS} FROM users u WHERE u.email = $1"
@@ -509,6 +512,7 @@ macro_rules! impl_account_storage {
                 &self,
                 folded: &str,
             ) -> Result<Option<$crate::accounts::User>, $crate::StorageError> {
+                let _db = $crate::probe::op("user_by_nickname");
                 use $crate::accounts::{UserRow, USER_COLUMNS};
                 let row: Option<UserRow> = sqlx::query_as(&format!(
                     "SELECT {USER_COLUMNS} FROM users u WHERE u.nickname_folded = $1"
@@ -524,6 +528,7 @@ macro_rules! impl_account_storage {
                 provider: &str,
                 subject: &str,
             ) -> Result<Option<$crate::accounts::User>, $crate::StorageError> {
+                let _db = $crate::probe::op("user_by_identity");
                 use $crate::accounts::{UserRow, USER_COLUMNS};
                 let row: Option<UserRow> = sqlx::query_as(&format!(
                     "SELECT {USER_COLUMNS} FROM user_identities i JOIN users u ON u.id = i.user_id
@@ -537,6 +542,7 @@ macro_rules! impl_account_storage {
             }
 
             async fn count_users(&self) -> Result<i64, $crate::StorageError> {
+                let _db = $crate::probe::op("count_users");
                 Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
                     .fetch_one(&self.pool)
                     .await?)
@@ -548,6 +554,7 @@ macro_rules! impl_account_storage {
                 nickname: &str,
                 folded: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_nickname");
                 let done = sqlx::query(
                     "UPDATE users SET nickname = $1, nickname_folded = $2 WHERE id = $3 AND deleted_at IS NULL",
                 )
@@ -569,6 +576,7 @@ macro_rules! impl_account_storage {
                 hash: &str,
                 now: i64,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_password_hash");
                 let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE users SET password_hash = $1 WHERE id = $2 AND deleted_at IS NULL",
@@ -596,6 +604,7 @@ macro_rules! impl_account_storage {
                 id: i64,
                 role: $crate::accounts::Role,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_role");
                 let done =
                     sqlx::query("UPDATE users SET role = $1 WHERE id = $2 AND deleted_at IS NULL")
                         .bind(role.as_str())
@@ -609,6 +618,7 @@ macro_rules! impl_account_storage {
             }
 
             async fn set_premium(&self, id: i64, premium: bool) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_premium");
                 let done = sqlx::query(
                     "UPDATE users SET premium = $1 WHERE id = $2 AND deleted_at IS NULL",
                 )
@@ -627,6 +637,7 @@ macro_rules! impl_account_storage {
                 id: i64,
                 banned_at: Option<chrono::DateTime<chrono::Utc>>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_banned");
                 let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE users SET banned_at = $1 WHERE id = $2 AND deleted_at IS NULL",
@@ -656,6 +667,7 @@ macro_rules! impl_account_storage {
                 id: i64,
                 at: chrono::DateTime<chrono::Utc>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("delete_user");
                 let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE users SET email = NULL, nickname = NULL, nickname_folded = NULL,
@@ -692,6 +704,7 @@ macro_rules! impl_account_storage {
                 identity: &$crate::accounts::NewIdentity,
                 at: chrono::DateTime<chrono::Utc>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("link_identity");
                 sqlx::query(
                     "INSERT INTO user_identities (provider, subject, user_id, email, created_at)
                      VALUES ($1, $2, $3, $4, $5)",
@@ -714,6 +727,7 @@ macro_rules! impl_account_storage {
                 &self,
                 user_id: i64,
             ) -> Result<Vec<$crate::accounts::Identity>, $crate::StorageError> {
+                let _db = $crate::probe::op("identities_of");
                 let rows: Vec<$crate::accounts::IdentityRow> = sqlx::query_as(
                     "SELECT provider, subject, email, created_at FROM user_identities
                      WHERE user_id = $1 ORDER BY created_at, provider",
@@ -736,6 +750,7 @@ macro_rules! impl_account_storage {
                 &self,
                 s: &$crate::accounts::Session,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("insert_session");
                 sqlx::query(
                     "INSERT INTO sessions (jti, user_id, issued_at, expires_at, revoked_at)
                      VALUES ($1, $2, $3, $4, $5)",
@@ -754,6 +769,7 @@ macro_rules! impl_account_storage {
                 &self,
                 jti: &str,
             ) -> Result<Option<$crate::accounts::SessionWithUser>, $crate::StorageError> {
+                let _db = $crate::probe::op("session_with_user");
                 use $crate::accounts::{SessionUserRow, USER_COLUMNS};
                 let row: Option<SessionUserRow> = sqlx::query_as(&format!(
                     "SELECT s.jti, s.user_id, s.issued_at, s.expires_at, s.revoked_at, {USER_COLUMNS}
@@ -778,6 +794,7 @@ macro_rules! impl_account_storage {
             }
 
             async fn revoke_session(&self, jti: &str, now: i64) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("revoke_session");
                 sqlx::query(
                     "UPDATE sessions SET revoked_at = $1 WHERE jti = $2 AND revoked_at IS NULL",
                 )
@@ -793,6 +810,7 @@ macro_rules! impl_account_storage {
                 user_id: i64,
                 now: i64,
             ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("revoke_sessions");
                 Ok(sqlx::query(
                     "UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
                 )
@@ -807,6 +825,7 @@ macro_rules! impl_account_storage {
                 &self,
                 user_id: i64,
             ) -> Result<Vec<$crate::accounts::Session>, $crate::StorageError> {
+                let _db = $crate::probe::op("sessions_of");
                 let rows: Vec<$crate::accounts::SessionRow> = sqlx::query_as(
                     "SELECT jti, user_id, issued_at, expires_at, revoked_at FROM sessions
                      WHERE user_id = $1 ORDER BY issued_at, jti",
@@ -821,6 +840,7 @@ macro_rules! impl_account_storage {
                 &self,
                 p: &$crate::accounts::PendingLogin,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("insert_pending_login");
                 let now = chrono::Utc::now().timestamp();
                 sqlx::query("DELETE FROM oidc_pending WHERE expires_at <= $1")
                     .bind(now)
@@ -848,6 +868,7 @@ macro_rules! impl_account_storage {
                 state: &str,
                 now: i64,
             ) -> Result<Option<$crate::accounts::PendingLogin>, $crate::StorageError> {
+                let _db = $crate::probe::op("take_pending_login");
                 let row: Option<$crate::accounts::PendingRow> = sqlx::query_as(
                     "DELETE FROM oidc_pending WHERE state = $1
                      RETURNING state, provider, nonce, pkce_verifier, redirect_uri, next_path, intent, expires_at",
@@ -862,6 +883,7 @@ macro_rules! impl_account_storage {
                 &self,
                 t: &$crate::accounts::Ticket,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("insert_ticket");
                 let now = chrono::Utc::now().timestamp();
                 sqlx::query("DELETE FROM oidc_tickets WHERE expires_at <= $1")
                     .bind(now)
@@ -889,6 +911,7 @@ macro_rules! impl_account_storage {
                 kind: $crate::accounts::TicketKind,
                 now: i64,
             ) -> Result<Option<$crate::accounts::Ticket>, $crate::StorageError> {
+                let _db = $crate::probe::op("peek_ticket");
                 let row: Option<$crate::accounts::TicketRow> = sqlx::query_as(
                     "SELECT ticket_hash, kind, provider, subject, email, next_path, expires_at
                      FROM oidc_tickets WHERE ticket_hash = $1 AND kind = $2 AND expires_at > $3",
@@ -907,6 +930,7 @@ macro_rules! impl_account_storage {
                 kind: $crate::accounts::TicketKind,
                 now: i64,
             ) -> Result<Option<$crate::accounts::Ticket>, $crate::StorageError> {
+                let _db = $crate::probe::op("take_ticket");
                 let row: Option<$crate::accounts::TicketRow> = sqlx::query_as(
                     "DELETE FROM oidc_tickets WHERE ticket_hash = $1 AND kind = $2
                      RETURNING ticket_hash, kind, provider, subject, email, next_path, expires_at",

@@ -7,6 +7,7 @@ pub mod market;
 pub mod observability;
 pub mod portfolio;
 mod postgres;
+pub mod probe;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -374,6 +374,7 @@ macro_rules! impl_market_storage {
                 &self,
                 instruments: &[moat_market::Instrument],
             ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_instruments");
                 let now = chrono::Utc::now();
                 let mut tx = self.pool.begin().await?;
                 for chunk in instruments.chunks($crate::market::INSERT_CHUNK_ROWS) {
@@ -416,6 +417,7 @@ macro_rules! impl_market_storage {
             async fn list_instruments(
                 &self,
             ) -> Result<Vec<moat_market::Instrument>, $crate::StorageError> {
+                let _db = $crate::probe::op("list_instruments");
                 let rows: Vec<$crate::market::InstrumentRow> = sqlx::query_as(
                     "SELECT id, kind, board, currency, country, name_ko, name_en, sector, shares_outstanding, reference_price, popularity, aliases
                      FROM instruments ORDER BY id",
@@ -429,6 +431,7 @@ macro_rules! impl_market_storage {
                 &self,
                 id: &moat_market::InstrumentId,
             ) -> Result<Option<moat_market::Instrument>, $crate::StorageError> {
+                let _db = $crate::probe::op("instrument");
                 let row: Option<$crate::market::InstrumentRow> = sqlx::query_as(
                     "SELECT id, kind, board, currency, country, name_ko, name_en, sector, shares_outstanding, reference_price, popularity, aliases
                      FROM instruments WHERE id = $1",
@@ -445,6 +448,7 @@ macro_rules! impl_market_storage {
                 candles: &[moat_market::DailyCandle],
                 source: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_daily_candles");
                 let id = id.to_string();
                 let mut tx = self.pool.begin().await?;
                 for chunk in candles.chunks($crate::market::INSERT_CHUNK_ROWS) {
@@ -478,6 +482,7 @@ macro_rules! impl_market_storage {
                 from: chrono::NaiveDate,
                 to: chrono::NaiveDate,
             ) -> Result<Vec<moat_market::DailyCandle>, $crate::StorageError> {
+                let _db = $crate::probe::op("daily_candles");
                 // One row holding the range as a JSON array: years of candles cross
                 // from the database in one piece instead of row by row.
                 let json: Option<String> = sqlx::query_scalar(concat!(
@@ -497,6 +502,7 @@ macro_rules! impl_market_storage {
                 &self,
                 id: &moat_market::InstrumentId,
             ) -> Result<Option<chrono::NaiveDate>, $crate::StorageError> {
+                let _db = $crate::probe::op("first_candle_date");
                 Ok(sqlx::query_scalar(
                     "SELECT MIN(date) FROM daily_candles WHERE instrument_id = $1",
                 )
@@ -509,6 +515,7 @@ macro_rules! impl_market_storage {
                 &self,
             ) -> Result<Vec<(moat_market::InstrumentId, chrono::NaiveDate)>, $crate::StorageError>
             {
+                let _db = $crate::probe::op("latest_candle_dates");
                 let rows: Vec<(String, chrono::NaiveDate)> = sqlx::query_as(
                     "SELECT instrument_id, MAX(date) FROM daily_candles GROUP BY instrument_id",
                 )
@@ -525,6 +532,7 @@ macro_rules! impl_market_storage {
                 bars: &[moat_market::Bar],
                 source: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_intraday_bars");
                 let id = id.to_string();
                 let mut tx = self.pool.begin().await?;
                 for chunk in bars.chunks($crate::market::INSERT_CHUNK_ROWS) {
@@ -558,6 +566,7 @@ macro_rules! impl_market_storage {
                 from: chrono::DateTime<chrono::Utc>,
                 to: chrono::DateTime<chrono::Utc>,
             ) -> Result<Vec<moat_market::Bar>, $crate::StorageError> {
+                let _db = $crate::probe::op("intraday_bars");
                 let rows: Vec<$crate::market::BarRow> = sqlx::query_as(
                     "SELECT start, open, high, low, close, volume FROM intraday_bars
                      WHERE instrument_id = $1 AND start >= $2 AND start < $3 ORDER BY start",
@@ -574,6 +583,7 @@ macro_rules! impl_market_storage {
                 &self,
                 quotes: &[moat_market::Quote],
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_quotes");
                 let mut tx = self.pool.begin().await?;
                 for chunk in quotes.chunks($crate::market::INSERT_CHUNK_ROWS) {
                     let mut q = sqlx::QueryBuilder::<$db>::new(
@@ -606,6 +616,7 @@ macro_rules! impl_market_storage {
             }
 
             async fn list_quotes(&self) -> Result<Vec<moat_market::Quote>, $crate::StorageError> {
+                let _db = $crate::probe::op("list_quotes");
                 let rows: Vec<$crate::market::QuoteRow> = sqlx::query_as(
                     "SELECT instrument_id, price, previous_close, open, high, low, volume, as_of, state, source, simulated FROM quotes",
                 )
@@ -619,6 +630,7 @@ macro_rules! impl_market_storage {
                 rates: &[moat_market::FxRate],
                 source: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_fx_rates");
                 let mut tx = self.pool.begin().await?;
                 for chunk in rates.chunks($crate::market::INSERT_CHUNK_ROWS) {
                     let mut q = sqlx::QueryBuilder::<$db>::new(
@@ -647,6 +659,7 @@ macro_rules! impl_market_storage {
                 from: chrono::NaiveDate,
                 to: chrono::NaiveDate,
             ) -> Result<Vec<moat_market::FxRate>, $crate::StorageError> {
+                let _db = $crate::probe::op("fx_rates");
                 let rows: Vec<$crate::market::FxRow> = sqlx::query_as(
                     "SELECT base, quote, date, rate FROM fx_rates
                      WHERE base = $1 AND quote = $2 AND date >= $3 AND date <= $4 ORDER BY date",
@@ -675,6 +688,7 @@ macro_rules! impl_market_storage {
                 dividends: &[moat_market::Dividend],
                 source: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_dividends");
                 let id = id.to_string();
                 let mut tx = self.pool.begin().await?;
                 for chunk in dividends.chunks($crate::market::INSERT_CHUNK_ROWS) {
@@ -709,6 +723,7 @@ macro_rules! impl_market_storage {
                 from: chrono::NaiveDate,
                 to: chrono::NaiveDate,
             ) -> Result<Vec<moat_market::Dividend>, $crate::StorageError> {
+                let _db = $crate::probe::op("dividends");
                 let rows: Vec<$crate::market::DividendRow> = sqlx::query_as(
                     "SELECT instrument_id, ex_date, pay_date, record_date, amount, currency FROM dividends
                      WHERE instrument_id = $1 AND ex_date >= $2 AND ex_date <= $3 ORDER BY ex_date",
@@ -733,6 +748,7 @@ macro_rules! impl_market_storage {
                 Vec<(moat_market::InstrumentId, moat_market::Dividend)>,
                 $crate::StorageError,
             > {
+                let _db = $crate::probe::op("upcoming_dividends");
                 let rows: Vec<$crate::market::DividendRow> = sqlx::query_as(
                     "SELECT d.instrument_id, d.ex_date, d.pay_date, d.record_date, d.amount, d.currency
                      FROM dividends d JOIN instruments i ON i.id = d.instrument_id
@@ -757,6 +773,7 @@ macro_rules! impl_market_storage {
                 splits: &[moat_market::Split],
                 source: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("upsert_splits");
                 let id = id.to_string();
                 let mut tx = self.pool.begin().await?;
                 for chunk in splits.chunks($crate::market::INSERT_CHUNK_ROWS) {
@@ -793,6 +810,7 @@ macro_rules! impl_market_storage {
                 from: chrono::NaiveDate,
                 to: chrono::NaiveDate,
             ) -> Result<Vec<moat_market::Split>, $crate::StorageError> {
+                let _db = $crate::probe::op("splits");
                 let rows: Vec<(chrono::NaiveDate, i64, i64)> = sqlx::query_as(
                     "SELECT date, numerator, denominator FROM splits
                      WHERE instrument_id = $1 AND date >= $2 AND date <= $3 ORDER BY date",
@@ -811,6 +829,7 @@ macro_rules! impl_market_storage {
                 &self,
                 user_id: i64,
             ) -> Result<Vec<moat_market::InstrumentId>, $crate::StorageError> {
+                let _db = $crate::probe::op("favorites");
                 let rows: Vec<String> = sqlx::query_scalar(
                     "SELECT instrument_id FROM favorites WHERE user_id = $1 ORDER BY position",
                 )
@@ -825,6 +844,7 @@ macro_rules! impl_market_storage {
                 user_id: i64,
                 ids: &[moat_market::InstrumentId],
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("set_favorites");
                 let mut tx = self.pool.begin().await?;
                 sqlx::query("DELETE FROM favorites WHERE user_id = $1")
                     .bind(user_id)
@@ -861,6 +881,7 @@ macro_rules! impl_market_storage {
                 provider: &str,
                 at: chrono::DateTime<chrono::Utc>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("record_provider_success");
                 sqlx::query(
                     "INSERT INTO provider_status (market, provider, last_success) VALUES ($1, $2, $3)
                      ON CONFLICT (market) DO UPDATE SET provider = excluded.provider, last_success = excluded.last_success",
@@ -880,6 +901,7 @@ macro_rules! impl_market_storage {
                 error: &str,
                 at: chrono::DateTime<chrono::Utc>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("record_provider_error");
                 sqlx::query(
                     "INSERT INTO provider_status (market, provider, last_error, last_error_at) VALUES ($1, $2, $3, $4)
                      ON CONFLICT (market) DO UPDATE SET provider = excluded.provider,
@@ -897,6 +919,7 @@ macro_rules! impl_market_storage {
             async fn provider_statuses(
                 &self,
             ) -> Result<Vec<$crate::market::ProviderStatus>, $crate::StorageError> {
+                let _db = $crate::probe::op("provider_statuses");
                 let rows: Vec<$crate::market::StatusRow> = sqlx::query_as(
                     "SELECT market, provider, last_success, last_error, last_error_at FROM provider_status ORDER BY market",
                 )

@@ -362,9 +362,17 @@ pub trait ObservabilityStorage: Send + Sync {
         filter: &ObsSessionFilter,
     ) -> Result<Vec<ObsSessionRow>, StorageError>;
 
-    /// The chunks holding replay events, by payload id.
-    async fn obs_replay_chunks(&self, session_id: i64)
-        -> Result<Vec<ReplayChunkRow>, StorageError>;
+    /// Up to `limit` chunks holding replay events, by payload id, after payload id
+    /// `after` (from the first when `None`): one page of the replay.
+    async fn obs_replay_chunks(
+        &self,
+        session_id: i64,
+        after: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<ReplayChunkRow>, StorageError>;
+
+    /// How many chunks hold the session's replay events.
+    async fn obs_replay_chunk_count(&self, session_id: i64) -> Result<i64, StorageError>;
 
     async fn obs_timeline(
         &self,
@@ -517,6 +525,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 new: &$crate::observability::NewObsSession,
             ) -> Result<$crate::observability::ObsSessionRow, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_upsert_session");
                 use $crate::observability::session_columns;
                 let row = sqlx::query_as(&format!(
                     "INSERT INTO obs_sessions (secure_id, environment, app_version, client_version,
@@ -555,6 +564,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 new: &$crate::observability::NewObsSession,
             ) -> Result<$crate::observability::ObsSessionRow, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_ensure_session");
                 sqlx::query(
                     "INSERT INTO obs_sessions (secure_id, environment, user_agent, ip_hash, started_at, last_push_at)
                      VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (secure_id) DO NOTHING",
@@ -575,6 +585,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 secure_id: &str,
             ) -> Result<Option<$crate::observability::ObsSessionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_session");
                 use $crate::observability::{session_columns, SESSION_SELECT};
                 let sql = format!(
                     "{} WHERE secure_id = $1",
@@ -592,6 +603,7 @@ macro_rules! impl_observability_storage {
                 user_identifier: &str,
                 user_object: Option<&str>,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("obs_identify_session");
                 sqlx::query(
                     "UPDATE obs_sessions SET user_identifier = $1,
                          user_object = COALESCE($2, user_object) WHERE id = $3",
@@ -609,6 +621,7 @@ macro_rules! impl_observability_storage {
                 session_id: i64,
                 properties: &str,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("obs_set_session_properties");
                 sqlx::query("UPDATE obs_sessions SET properties = $1 WHERE id = $2")
                     .bind(properties)
                     .bind(session_id)
@@ -621,6 +634,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 push: &$crate::observability::NewPush,
             ) -> Result<bool, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_store_push");
                 use $crate::observability::OBS_INSERT_CHUNK;
                 let mut tx = self.pool.begin().await?;
                 // The first statement writes: the transaction holds the write lock
@@ -754,6 +768,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 f: &$crate::observability::NewFeedback,
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("obs_add_feedback");
                 let mut tx = self.pool.begin().await?;
                 sqlx::query(
                     "INSERT INTO obs_feedback (session_id, user_name, user_email, verbatim, ts)
@@ -779,6 +794,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 metrics: &[$crate::observability::NewMetric],
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("obs_add_metrics");
                 use $crate::observability::OBS_INSERT_CHUNK;
                 if metrics.is_empty() {
                     return Ok(());
@@ -808,6 +824,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 spans: &[$crate::observability::NewSpan],
             ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_add_spans");
                 use $crate::observability::OBS_INSERT_CHUNK;
                 if spans.is_empty() {
                     return Ok(0);
@@ -844,6 +861,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 f: &$crate::observability::ObsSessionFilter,
             ) -> Result<Vec<$crate::observability::ObsSessionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_list_sessions");
                 use $crate::observability::{session_columns, SESSION_SELECT};
                 let mut b = sqlx::QueryBuilder::<$db>::new(
                     SESSION_SELECT.replace("{cols}", session_columns()),
@@ -877,13 +895,32 @@ macro_rules! impl_observability_storage {
             async fn obs_replay_chunks(
                 &self,
                 session_id: i64,
+                after: Option<i64>,
+                limit: i64,
             ) -> Result<Vec<$crate::observability::ReplayChunkRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_replay_chunks");
                 Ok(sqlx::query_as(
                     "SELECT payload_id, data, events, first_ts, last_ts FROM obs_replay_chunks
-                     WHERE session_id = $1 AND events > 0 ORDER BY payload_id",
+                     WHERE session_id = $1 AND events > 0 AND payload_id > $2
+                     ORDER BY payload_id LIMIT $3",
                 )
                 .bind(session_id)
+                .bind(after.unwrap_or(i64::MIN))
+                .bind(limit)
                 .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn obs_replay_chunk_count(
+                &self,
+                session_id: i64,
+            ) -> Result<i64, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_replay_chunk_count");
+                Ok(sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM obs_replay_chunks WHERE session_id = $1 AND events > 0",
+                )
+                .bind(session_id)
+                .fetch_one(&self.pool)
                 .await?)
             }
 
@@ -892,6 +929,7 @@ macro_rules! impl_observability_storage {
                 session_id: i64,
                 limit: i64,
             ) -> Result<Vec<$crate::observability::TimelineRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_timeline");
                 Ok(sqlx::query_as(
                     "SELECT ts, kind, detail FROM obs_timeline WHERE session_id = $1
                      ORDER BY ts, id LIMIT $2",
@@ -907,6 +945,7 @@ macro_rules! impl_observability_storage {
                 session_id: i64,
                 limit: i64,
             ) -> Result<Vec<$crate::observability::ConsoleRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_console");
                 Ok(sqlx::query_as(
                     "SELECT ts, level, message, trace FROM obs_console WHERE session_id = $1
                      ORDER BY ts, id LIMIT $2",
@@ -922,6 +961,7 @@ macro_rules! impl_observability_storage {
                 session_id: i64,
                 limit: i64,
             ) -> Result<Vec<$crate::observability::ResourceRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_resources");
                 Ok(sqlx::query_as(
                     "SELECT ts, initiator, method, url, status, duration_ms, transfer_size,
                          request_headers, response_headers, request_body, response_body
@@ -939,6 +979,7 @@ macro_rules! impl_observability_storage {
                 limit: i64,
             ) -> Result<Vec<$crate::observability::ErrorOccurrenceRow>, $crate::StorageError>
             {
+                let _db = $crate::probe::op("obs_session_errors");
                 use $crate::observability::OCCURRENCE_SELECT;
                 Ok(sqlx::query_as(&format!(
                     "{OCCURRENCE_SELECT} WHERE o.session_id = $1 ORDER BY o.ts, o.id LIMIT $2"
@@ -954,6 +995,7 @@ macro_rules! impl_observability_storage {
                 limit: i64,
                 offset: i64,
             ) -> Result<Vec<$crate::observability::ErrorGroupRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_error_groups");
                 use $crate::observability::GROUP_SELECT;
                 Ok(sqlx::query_as(&format!(
                     "{GROUP_SELECT} ORDER BY g.last_seen DESC, g.id DESC LIMIT $1 OFFSET $2"
@@ -968,6 +1010,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 id: i64,
             ) -> Result<Option<$crate::observability::ErrorGroupRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_error_group");
                 use $crate::observability::GROUP_SELECT;
                 Ok(sqlx::query_as(&format!("{GROUP_SELECT} WHERE g.id = $1"))
                     .bind(id)
@@ -981,6 +1024,7 @@ macro_rules! impl_observability_storage {
                 limit: i64,
             ) -> Result<Vec<$crate::observability::ErrorOccurrenceRow>, $crate::StorageError>
             {
+                let _db = $crate::probe::op("obs_error_occurrences");
                 use $crate::observability::OCCURRENCE_SELECT;
                 Ok(sqlx::query_as(&format!(
                     "{OCCURRENCE_SELECT} WHERE o.group_id = $1 ORDER BY o.ts DESC, o.id DESC LIMIT $2"
@@ -996,6 +1040,7 @@ macro_rules! impl_observability_storage {
                 limit: i64,
                 before_id: Option<i64>,
             ) -> Result<Vec<$crate::observability::FeedbackRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_feedback");
                 Ok(sqlx::query_as(
                     "SELECT f.id, s.secure_id AS session_secure_id, s.user_identifier, f.user_name,
                          f.user_email, f.verbatim, f.ts
@@ -1015,6 +1060,7 @@ macro_rules! impl_observability_storage {
                 to_ms: i64,
                 limit: i64,
             ) -> Result<Vec<$crate::observability::MetricPoint>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_metric_values");
                 Ok(sqlx::query_as(
                     "SELECT name, page, value FROM obs_metrics
                      WHERE category = $1 AND ts >= $2 AND ts < $3 ORDER BY ts DESC LIMIT $4",
@@ -1031,6 +1077,7 @@ macro_rules! impl_observability_storage {
                 &self,
                 trace_id: &str,
             ) -> Result<Vec<$crate::observability::SpanRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_trace_spans");
                 use $crate::observability::SPAN_COLUMNS;
                 Ok(sqlx::query_as(&format!(
                     "SELECT {SPAN_COLUMNS} FROM obs_spans WHERE trace_id = $1 ORDER BY start_ns, id"
@@ -1045,6 +1092,7 @@ macro_rules! impl_observability_storage {
                 cutoff_ms: i64,
                 batch: i64,
             ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_purge_batch");
                 use $crate::observability::PURGE_STATEMENTS;
                 for (sql, in_ns) in PURGE_STATEMENTS {
                     let cutoff = if in_ns {
@@ -1068,6 +1116,7 @@ macro_rules! impl_observability_storage {
             async fn obs_counts(
                 &self,
             ) -> Result<$crate::observability::ObsCounts, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_counts");
                 let row: (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) = sqlx::query_as(
                     "SELECT (SELECT COUNT(*) FROM obs_sessions), (SELECT COUNT(*) FROM obs_replay_chunks),
                          (SELECT COUNT(*) FROM obs_timeline), (SELECT COUNT(*) FROM obs_console),

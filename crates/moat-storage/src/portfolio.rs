@@ -462,6 +462,7 @@ macro_rules! impl_portfolio_storage {
         #[async_trait::async_trait]
         impl $crate::portfolio::PortfolioStorage for $ty {
             async fn portfolio_count(&self, user_id: i64) -> Result<i64, $crate::StorageError> {
+                let _db = $crate::probe::op("portfolio_count");
                 Ok(
                     sqlx::query_scalar("SELECT COUNT(*) FROM portfolios WHERE user_id = $1")
                         .bind(user_id)
@@ -475,6 +476,7 @@ macro_rules! impl_portfolio_storage {
                 user_id: i64,
                 new: &$crate::portfolio::NewPortfolio,
             ) -> Result<$crate::portfolio::PortfolioRow, $crate::StorageError> {
+                let _db = $crate::probe::op("create_portfolio");
                 use $crate::portfolio::{invalid_or, PortfolioDbRow, MAX_PORTFOLIOS, PORTFOLIO_COLUMNS};
                 let now = chrono::Utc::now();
                 let mut tx = self.pool.begin().await?;
@@ -519,6 +521,7 @@ macro_rules! impl_portfolio_storage {
                 &self,
                 user_id: i64,
             ) -> Result<Vec<$crate::portfolio::PortfolioRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("list_portfolios");
                 use $crate::portfolio::{PortfolioDbRow, PORTFOLIO_COLUMNS};
                 let rows: Vec<PortfolioDbRow> = sqlx::query_as(&format!(
                     "SELECT {PORTFOLIO_COLUMNS} FROM portfolios WHERE user_id = $1 ORDER BY position, id"
@@ -534,6 +537,7 @@ macro_rules! impl_portfolio_storage {
                 user_id: i64,
                 id: i64,
             ) -> Result<Option<$crate::portfolio::PortfolioRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("portfolio");
                 use $crate::portfolio::{PortfolioDbRow, PORTFOLIO_COLUMNS};
                 let row: Option<PortfolioDbRow> = sqlx::query_as(&format!(
                     "SELECT {PORTFOLIO_COLUMNS} FROM portfolios WHERE id = $1 AND user_id = $2"
@@ -551,6 +555,7 @@ macro_rules! impl_portfolio_storage {
                 id: i64,
                 update: &$crate::portfolio::PortfolioUpdate,
             ) -> Result<Option<$crate::portfolio::PortfolioRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("update_portfolio");
                 use $crate::portfolio::{invalid_or, PortfolioDbRow, PORTFOLIO_COLUMNS};
                 let row: Option<PortfolioDbRow> = sqlx::query_as(&format!(
                     "UPDATE portfolios SET name = COALESCE($1, name),
@@ -575,6 +580,7 @@ macro_rules! impl_portfolio_storage {
             }
 
             async fn delete_portfolio(&self, user_id: i64, id: i64) -> Result<bool, $crate::StorageError> {
+                let _db = $crate::probe::op("delete_portfolio");
                 let done = sqlx::query("DELETE FROM portfolios WHERE id = $1 AND user_id = $2")
                     .bind(id)
                     .bind(user_id)
@@ -588,6 +594,7 @@ macro_rules! impl_portfolio_storage {
                 user_id: i64,
                 ids: &[i64],
             ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("reorder_portfolios");
                 let mut tx = self.pool.begin().await?;
                 let member = sqlx::query(
                     "UPDATE users SET premium = premium WHERE id = $1 AND deleted_at IS NULL",
@@ -629,6 +636,7 @@ macro_rules! impl_portfolio_storage {
                 id: i64,
                 cash: Option<&$crate::portfolio::OrderableCash>,
             ) -> Result<Option<$crate::portfolio::PortfolioRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("set_orderable_cash");
                 use $crate::portfolio::{invalid_or, PortfolioDbRow, PORTFOLIO_COLUMNS};
                 let row: Option<PortfolioDbRow> = sqlx::query_as(&format!(
                     "UPDATE portfolios SET orderable_cash = $1, orderable_cash_currency = $2,
@@ -652,6 +660,7 @@ macro_rules! impl_portfolio_storage {
                 user_id: i64,
                 portfolio_id: i64,
             ) -> Result<Vec<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("transactions");
                 use $crate::portfolio::{TransactionDbRow, TRANSACTION_COLUMNS};
                 let mut conn = self.pool.acquire().await?;
                 let owned: Option<i64> =
@@ -677,6 +686,7 @@ macro_rules! impl_portfolio_storage {
                 &self,
                 user_id: i64,
             ) -> Result<Vec<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("transactions_of_member");
                 use $crate::portfolio::{TransactionDbRow, TRANSACTION_COLUMNS};
                 let rows: Vec<TransactionDbRow> = sqlx::query_as(&format!(
                     "SELECT {TRANSACTION_COLUMNS} FROM transactions
@@ -695,6 +705,7 @@ macro_rules! impl_portfolio_storage {
                 portfolio_id: i64,
                 new: &$crate::portfolio::NewTransaction,
             ) -> Result<Option<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("add_transaction");
                 use $crate::portfolio::{
                     invalid_or, push_transaction, TransactionDbRow, MAX_TRANSACTIONS_PER_PORTFOLIO,
                     TRANSACTION_COLUMNS, TRANSACTION_INSERT,
@@ -742,6 +753,7 @@ macro_rules! impl_portfolio_storage {
                 tx_id: i64,
                 new: &$crate::portfolio::NewTransaction,
             ) -> Result<Option<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("update_transaction");
                 use $crate::portfolio::{invalid_or, TransactionDbRow, TRANSACTION_COLUMNS};
                 let now = chrono::Utc::now();
                 let mut tx = self.pool.begin().await?;
@@ -795,6 +807,7 @@ macro_rules! impl_portfolio_storage {
                 portfolio_id: i64,
                 tx_id: i64,
             ) -> Result<bool, $crate::StorageError> {
+                let _db = $crate::probe::op("delete_transaction");
                 let now = chrono::Utc::now();
                 let mut tx = self.pool.begin().await?;
                 let owned = sqlx::query(
@@ -826,6 +839,7 @@ macro_rules! impl_portfolio_storage {
                 portfolio_id: i64,
                 txs: &[$crate::portfolio::NewTransaction],
             ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("import_transactions");
                 use $crate::portfolio::{
                     invalid_or, push_transaction, MAX_TRANSACTIONS_PER_PORTFOLIO, TRANSACTION_INSERT,
                 };
@@ -866,6 +880,7 @@ macro_rules! impl_portfolio_storage {
                 user_id: i64,
                 portfolio_id: i64,
             ) -> Result<Vec<String>, $crate::StorageError> {
+                let _db = $crate::probe::op("import_fingerprints");
                 let mut conn = self.pool.acquire().await?;
                 let owned: Option<i64> =
                     sqlx::query_scalar("SELECT id FROM portfolios WHERE id = $1 AND user_id = $2")

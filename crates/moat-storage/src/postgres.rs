@@ -53,11 +53,13 @@ impl Storage for PostgresStorage {
     }
 
     async fn migrate(&self) -> Result<(), StorageError> {
+        let _db = crate::probe::op("migrate");
         MIGRATOR.run(&self.pool).await?;
         Ok(())
     }
 
     async fn migration_status(&self) -> Result<MigrationStatus, StorageError> {
+        let _db = crate::probe::op("migration_status");
         let table: Option<String> =
             sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations')::text")
                 .fetch_one(&self.pool)
@@ -75,11 +77,13 @@ impl Storage for PostgresStorage {
     }
 
     async fn ping(&self) -> Result<(), StorageError> {
+        let _db = crate::probe::op("ping");
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
     async fn get_setting(&self, key: &str) -> Result<Option<String>, StorageError> {
+        let _db = crate::probe::op("get_setting");
         Ok(
             sqlx::query_scalar("SELECT value FROM app_settings WHERE key = $1")
                 .bind(key)
@@ -89,6 +93,7 @@ impl Storage for PostgresStorage {
     }
 
     async fn put_setting(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        let _db = crate::probe::op("put_setting");
         validate_setting_key(key)?;
         sqlx::query(
             "INSERT INTO app_settings (key, value) VALUES ($1, $2)
@@ -106,6 +111,7 @@ impl Storage for PostgresStorage {
         key: &str,
         value: &str,
     ) -> Result<String, StorageError> {
+        let _db = crate::probe::op("insert_setting_if_absent");
         validate_setting_key(key)?;
         sqlx::query(
             "INSERT INTO app_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
@@ -118,6 +124,7 @@ impl Storage for PostgresStorage {
     }
 
     async fn close(&self) {
+        let _db = crate::probe::op("close");
         self.pool.close().await;
     }
 }

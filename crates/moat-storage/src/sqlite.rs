@@ -66,11 +66,13 @@ impl Storage for SqliteStorage {
     }
 
     async fn migrate(&self) -> Result<(), StorageError> {
+        let _db = crate::probe::op("migrate");
         MIGRATOR.run(&self.pool).await?;
         Ok(())
     }
 
     async fn migration_status(&self) -> Result<MigrationStatus, StorageError> {
+        let _db = crate::probe::op("migration_status");
         let table: Option<(String,)> = sqlx::query_as(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
         )
@@ -89,11 +91,13 @@ impl Storage for SqliteStorage {
     }
 
     async fn ping(&self) -> Result<(), StorageError> {
+        let _db = crate::probe::op("ping");
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
     async fn get_setting(&self, key: &str) -> Result<Option<String>, StorageError> {
+        let _db = crate::probe::op("get_setting");
         Ok(
             sqlx::query_scalar("SELECT value FROM app_settings WHERE key = ?")
                 .bind(key)
@@ -103,6 +107,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn put_setting(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        let _db = crate::probe::op("put_setting");
         validate_setting_key(key)?;
         sqlx::query(
             "INSERT INTO app_settings (key, value) VALUES (?, ?)
@@ -121,6 +126,7 @@ impl Storage for SqliteStorage {
         key: &str,
         value: &str,
     ) -> Result<String, StorageError> {
+        let _db = crate::probe::op("insert_setting_if_absent");
         validate_setting_key(key)?;
         sqlx::query(
             "INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
@@ -133,6 +139,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn close(&self) {
+        let _db = crate::probe::op("close");
         self.pool.close().await;
     }
 }

@@ -173,10 +173,21 @@ async fn sessions_upsert_and_pushes_are_idempotent() {
         assert_eq!(occ[0].session_secure_id, "s1");
         assert_eq!(occ[0].user_identifier.as_deref(), Some("42"));
 
-        let chunks = s.obs_replay_chunks(first.id).await.unwrap();
+        let chunks = s.obs_replay_chunks(first.id, None, 100).await.unwrap();
         let ids: Vec<i64> = chunks.iter().map(|c| c.payload_id).collect();
         assert_eq!(ids, [50, 100], "by payload id");
         assert_eq!(chunks[0].data, vec![0x1f, 0x8b, 1, 2, 3], "bytes as given");
+        assert_eq!(s.obs_replay_chunk_count(first.id).await.unwrap(), 2);
+        // Paged: one chunk at a time, each page after the last one's payload id.
+        let page = s.obs_replay_chunks(first.id, None, 1).await.unwrap();
+        assert_eq!(page.iter().map(|c| c.payload_id).collect::<Vec<_>>(), [50]);
+        let page = s.obs_replay_chunks(first.id, Some(50), 1).await.unwrap();
+        assert_eq!(page.iter().map(|c| c.payload_id).collect::<Vec<_>>(), [100]);
+        assert!(s
+            .obs_replay_chunks(first.id, Some(100), 1)
+            .await
+            .unwrap()
+            .is_empty());
         assert_eq!(s.obs_timeline(first.id, 10).await.unwrap().len(), 2);
         assert_eq!(s.obs_console(first.id, 1).await.unwrap().len(), 1, "limit");
         assert_eq!(

@@ -13,8 +13,11 @@
 //!   the database growth;
 //! - throughput (pushes/s, compressed MB/s);
 //! - a 30-minute session (900 pushes 2 s apart, sent as fast as possible) read back as
-//!   an operator through `GET /api/operator/observe/sessions/{id}/replay`: median of 5
-//!   fetches and the response size (the replay player's own load time is not included).
+//!   an operator through `GET /api/operator/observe/sessions/{id}/replay`, paged as the
+//!   console pages it: the first page's time (the player starts on it) and all pages',
+//!   medians of 5; then, in headless Chromium, the console's session page: time to the
+//!   recorded page shown in the player, and to the whole replay loaded
+//!   (`bench/replay.mjs`; set `MOAT_WEB_DIR=web/dist` so the binary serves the app).
 //!   Its pushes have the same 5–50 KB mix, so it is a busy session (about 18 MB
 //!   compressed, 90 MB of events); an idle tab's pushes are far smaller.
 //!
@@ -44,6 +47,10 @@ const PUSH_INTERVAL_MS: u64 = 2_000;
 const PUSHES: usize = 30;
 /// The 30-minute session read back through the replay API.
 const REPLAY_PUSHES: usize = 900;
+/// The console's replay pages, in chunks: the first, and each later one
+/// (web/src/features/operator/observe/api/session.ts).
+const REPLAY_FIRST_PAGE: usize = 15;
+const REPLAY_PAGE: usize = 150;
 /// Compressed size of a push: the first (full snapshot) and the later ones.
 const FIRST_PUSH_KB: (f64, f64) = (35.0, 50.0);
 const PUSH_KB: (f64, f64) = (5.0, 50.0);
@@ -1258,68 +1265,124 @@ async fn main() {
         t.elapsed().as_secs_f64()
     );
     let replay_url = format!("{base}/api/operator/observe/sessions/{secure_id}/replay");
-    // As a browser asks: compressed on the wire, timed to the last byte received.
+    // As the console asks: a first page of REPLAY_FIRST_PAGE chunks (the player starts
+    // on it), then pages of REPLAY_PAGE behind it; compressed on the wire as a browser
+    // accepts, timed to the last byte received.
     let raw = reqwest::Client::builder()
         .no_gzip()
         .no_brotli()
         .build()
         .unwrap();
-    let mut times = Vec::new();
+    let page = |after: Option<i64>| {
+        let raw = raw.clone();
+        let token = token.clone();
+        let query = match after {
+            None => format!("limit={REPLAY_FIRST_PAGE}"),
+            Some(a) => format!("limit={REPLAY_PAGE}&after={a}"),
+        };
+        let url = format!("{replay_url}?{query}");
+        async move {
+            let r = raw
+                .get(&url)
+                .bearer_auth(&token)
+                .header("accept-encoding", "gzip, deflate, br, zstd")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200, "replay page");
+            let encoding = r
+                .headers()
+                .get("content-encoding")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("identity")
+                .to_owned();
+            let body = r.bytes().await.unwrap();
+            (body, encoding)
+        }
+    };
+    // The pages' JSON, once, uncompressed: their cursors and the events they hold.
+    let plain = reqwest::Client::new();
+    let mut cursors = vec![None];
+    let mut events = 0;
+    let mut json_bytes = 0;
+    loop {
+        let after = *cursors.last().unwrap();
+        let query = match after {
+            None => format!("limit={REPLAY_FIRST_PAGE}"),
+            Some(a) => format!("limit={REPLAY_PAGE}&after={a}"),
+        };
+        let r = plain
+            .get(format!("{replay_url}?{query}"))
+            .bearer_auth(&token)
+            .header("accept-encoding", "identity")
+            .send()
+            .await
+            .unwrap();
+        let body = r.bytes().await.unwrap();
+        json_bytes += body.len();
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        events += v["events"].as_array().map(Vec::len).unwrap_or(0);
+        match v["next_after"].as_i64() {
+            Some(next) => cursors.push(Some(next)),
+            None => break,
+        }
+    }
+    let mut first_times = Vec::new();
+    let mut all_times = Vec::new();
     let mut wire = 0;
     let mut encoding = String::new();
     for _ in 0..5 {
         let t = Instant::now();
-        let r = raw
-            .get(&replay_url)
-            .bearer_auth(&token)
-            .header("accept-encoding", "gzip, deflate, br, zstd")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "replay");
-        encoding = r
-            .headers()
-            .get("content-encoding")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("identity")
-            .to_owned();
-        wire = r.bytes().await.unwrap().len();
-        times.push(t.elapsed().as_secs_f64() * 1e3);
+        wire = 0;
+        for (i, after) in cursors.iter().enumerate() {
+            let (body, enc) = page(*after).await;
+            wire += body.len();
+            encoding = enc;
+            if i == 0 {
+                first_times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        all_times.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    // Where the time goes: once with gzip only, once without compression (the JSON's
-    // own size, and a check of the events).
-    let t = Instant::now();
-    let r = raw
-        .get(&replay_url)
-        .bearer_auth(&token)
-        .header("accept-encoding", "gzip")
-        .send()
-        .await
-        .unwrap();
-    let gzip_wire = r.bytes().await.unwrap().len();
-    let gzip_ms = t.elapsed().as_secs_f64() * 1e3;
-    let t = Instant::now();
-    let r = raw
-        .get(&replay_url)
-        .bearer_auth(&token)
-        .header("accept-encoding", "identity")
-        .send()
-        .await
-        .unwrap();
-    let plain = r.bytes().await.unwrap();
-    let plain_ms = t.elapsed().as_secs_f64() * 1e3;
-    let events = serde_json::from_slice::<Value>(&plain)
-        .ok()
-        .and_then(|v| v["events"].as_array().map(Vec::len))
-        .unwrap_or(0);
+    let list = |v: &[f64]| {
+        v.iter()
+            .map(|t| format!("{t:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!(
-        "GET …/sessions/{{id}}/replay of the 30-minute session: median {:.0} ms over 5 fetches [{}] ({encoding}: {:.1} MB on the wire; {:.1} MB of JSON, {events} events; gzip only: {gzip_ms:.0} ms, {:.1} MB; uncompressed: {plain_ms:.0} ms); the replay player's own load and render time is not included",
-        percentile(&mut times.clone(), 0.5),
-        times.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>().join(", "),
+        "replay of the 30-minute session through GET …/sessions/{{id}}/replay, as the console pages it ({} pages: {REPLAY_FIRST_PAGE} chunks, then {REPLAY_PAGE} a page): first page median {:.0} ms [{}]; every page, one after another, median {:.0} ms [{}] ({encoding}: {:.1} MB on the wire; {:.1} MB of JSON, {events} events)",
+        cursors.len(),
+        percentile(&mut first_times.clone(), 0.5),
+        list(&first_times),
+        percentile(&mut all_times.clone(), 0.5),
+        list(&all_times),
         wire as f64 / 1e6,
-        plain.len() as f64 / 1e6,
-        gzip_wire as f64 / 1e6,
+        json_bytes as f64 / 1e6,
     );
+    // In the console itself: from opening the session page to the recorded page shown
+    // in the player, and to the whole replay loaded (bench/replay.mjs, headless
+    // Chromium; needs the web app served: MOAT_WEB_DIR, and e2e/node_modules).
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/replay.mjs");
+    match Command::new("node")
+        .args([script, &base, &token, &secure_id])
+        .output()
+    {
+        Ok(out) => {
+            print!("{}", String::from_utf8_lossy(&out.stdout));
+            if !out.status.success() {
+                println!(
+                    "bench/replay.mjs failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .take(5)
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                );
+            }
+        }
+        Err(e) => println!("bench/replay.mjs not run: {e}"),
+    }
     println!(
         "server memory after the replay reads: {:.1} MB (VmRSS), peak {:.1} MB (VmHWM)",
         status_kb(pid, "VmRSS:") / 1024.0,

@@ -190,6 +190,8 @@ export function marketApi(routes: Record<string, (call: ApiCall, url: URL) => Re
     const route = routes[`${method} ${url.pathname}`];
     if (route) {
       const answer = route(call, url);
+      // An answer may come later (a promise), to test what is shown meanwhile.
+      if (answer instanceof Promise) return answer.then((a: unknown) => (a instanceof Response ? a : jsonResponse(a)));
       return answer instanceof Response ? answer : jsonResponse(answer);
     }
     if (url.pathname === '/api/meta') return jsonResponse(TEST_META);

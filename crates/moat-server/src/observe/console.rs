@@ -319,20 +319,43 @@ pub async fn get_session(
     }))
 }
 
-/// The replay of a session (documents the shape; the body is written directly).
+/// Chunks of one replay page by default, and at most. A 30-minute session is about
+/// 900 chunks (one push every 2 s); a page of 100 is about 2 MB of compressed pushes
+/// (10 MB of events) read, decompressed and written in well under a second, so the
+/// player starts on the first page while the rest loads behind it.
+pub const REPLAY_PAGE_DEFAULT_CHUNKS: i64 = 100;
+pub const REPLAY_PAGE_MAX_CHUNKS: i64 = 200;
+
+/// One page of a session's replay (documents the shape; the body is written directly).
 #[derive(Serialize, Deserialize, ToSchema, Debug)]
 pub struct ObsReplay {
     pub secure_id: String,
-    /// rrweb events of every chunk, by payload id then timestamp, as recorded.
+    /// rrweb events of this page's chunks, by payload id then timestamp, as recorded.
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Value>,
+    /// Chunks on this page.
+    pub chunks: i64,
+    /// Chunks holding the session's replay, on every page.
+    pub total_chunks: i64,
+    /// Pass as `after` for the next page; absent on the last page.
+    pub next_after: Option<i64>,
 }
 
-/// The session's replay events, ready for an rrweb player. The body can be large;
-/// it is compressed like every API response.
+#[derive(Deserialize, IntoParams)]
+pub struct ReplayParams {
+    /// `next_after` of the previous page (absent: the first page).
+    pub after: Option<String>,
+    /// Chunks per page, 1 to 200 (default 100).
+    pub limit: Option<String>,
+}
+
+/// One page of the session's replay events, ready for an rrweb player: the player
+/// starts on the first page and takes the rest as they come. The body is compressed
+/// like every API response.
 #[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}/replay", tag = "observe", security(("bearer" = [])),
-    params(("secure_id" = String, Path)), responses(
+    params(("secure_id" = String, Path), ReplayParams), responses(
     (status = 200, body = ObsReplay),
+    (status = 400, description = "`invalid_parameter`", body = ErrorBody),
     (status = 403, body = ErrorBody),
     (status = 404, body = ErrorBody),
 ))]
@@ -340,9 +363,33 @@ pub async fn get_replay(
     State(state): State<AppState>,
     _operator: Operator,
     Path(secure_id): Path<String>,
+    Query(p): Query<ReplayParams>,
 ) -> Result<Response, ApiError> {
+    let limit = match p.limit.as_deref() {
+        None | Some("") => REPLAY_PAGE_DEFAULT_CHUNKS,
+        Some(raw) => raw
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (1..=REPLAY_PAGE_MAX_CHUNKS).contains(n))
+            .ok_or_else(|| {
+                ApiError::invalid_parameter("limit", format!("1 to {REPLAY_PAGE_MAX_CHUNKS}."))
+            })?,
+    };
+    let after = match p.after.as_deref() {
+        None | Some("") => None,
+        Some(raw) => Some(raw.parse::<i64>().map_err(|_| {
+            ApiError::invalid_parameter("after", "The next_after of the previous page.")
+        })?),
+    };
     let s = session_by_id(&state, &secure_id).await?;
-    let chunks = state.storage.obs_replay_chunks(s.id).await?;
+    let (chunks, total) = tokio::try_join!(
+        state.storage.obs_replay_chunks(s.id, after, limit),
+        state.storage.obs_replay_chunk_count(s.id),
+    )?;
+    let page_chunks = chunks.len() as i64;
+    let next_after = (page_chunks == limit)
+        .then(|| chunks.last().map(|c| c.payload_id))
+        .flatten();
     let max = state.observe.config.max_decompressed_bytes;
     let body = tokio::task::spawn_blocking(move || -> String {
         let mut out = String::from("{\"secure_id\":");
@@ -371,7 +418,16 @@ pub async fn get_replay(
                 out.push_str(&raw);
             }
         }
-        out.push_str("]}");
+        out.push_str("],\"chunks\":");
+        out.push_str(&page_chunks.to_string());
+        out.push_str(",\"total_chunks\":");
+        out.push_str(&total.to_string());
+        out.push_str(",\"next_after\":");
+        match next_after {
+            Some(id) => out.push_str(&id.to_string()),
+            None => out.push_str("null"),
+        }
+        out.push('}');
         out
     })
     .await

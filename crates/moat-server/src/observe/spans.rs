@@ -4,12 +4,20 @@
 //! (the matched route, never the raw path with ids or query). `X-Highlight-Request:
 //! <session secure id>/<request id>` links it to the recorded session.
 //!
-//! Recording costs a header parse and a `try_send` on a bounded channel; a writer
-//! task stores spans in batches off the request path, and drops them (never waits)
-//! when the queue is full. Only the request as a whole is traced: database calls,
-//! the market service and outgoing HTTP calls have no spans of their own.
+//! Each storage call the request makes on its own task becomes a child span of it,
+//! `db <operation>` (kind CLIENT, `db.system` and `db.operation` attributes), so one
+//! trace shows the click, the API call and the database work (`moat_storage::probe`).
+//! The market service's and outgoing HTTP calls have no spans of their own.
+//!
+//! Recording costs a header parse and a `try_send` per span on a bounded channel; a
+//! writer task stores spans in batches off the request path, and drops them (never
+//! waits) when the queue is full. Untraced requests pay one task-local lookup per
+//! storage call.
 
-use std::time::Instant;
+use std::{
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
 
 use axum::{
     extract::{MatchedPath, Request, State},
@@ -17,7 +25,7 @@ use axum::{
     middleware::Next,
     response::Response,
 };
-use moat_storage::{observability::NewSpan, Storage};
+use moat_storage::{observability::NewSpan, probe, Storage};
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -26,8 +34,12 @@ use crate::AppState;
 
 /// The service name of the server's spans.
 pub const SERVICE: &str = "moat-server";
-/// OTLP span kind SERVER.
+/// OTLP span kinds.
 const KIND_SERVER: i64 = 2;
+const KIND_CLIENT: i64 = 3;
+/// Database spans kept for one request; a request making more (a bulk import) keeps
+/// its first ones and counts the rest on the request's span (`db.calls.dropped`).
+pub const MAX_DB_SPANS_PER_REQUEST: usize = 200;
 /// OTLP status codes.
 const STATUS_UNSET: i64 = 0;
 const STATUS_ERROR: i64 = 2;
@@ -75,6 +87,40 @@ fn new_span_id() -> String {
     }
 }
 
+/// One storage call made by a traced request.
+struct DbCall {
+    op: &'static str,
+    start_ns: i64,
+    elapsed: Duration,
+}
+
+/// Hears a traced request's storage calls (see `moat_storage::probe`).
+#[derive(Default)]
+struct DbCalls {
+    calls: Mutex<Vec<DbCall>>,
+    dropped: std::sync::atomic::AtomicU64,
+}
+
+impl probe::Probe for DbCalls {
+    fn storage_call(&self, op: &'static str, start_ns: i64, elapsed: Duration) {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if calls.len() < MAX_DB_SPANS_PER_REQUEST {
+            calls.push(DbCall {
+                op,
+                start_ns,
+                elapsed,
+            });
+        } else {
+            self.dropped
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+fn nanos(d: Duration) -> i64 {
+    i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
+}
+
 /// Middleware on the API routes: records a span for traced requests.
 pub async fn record(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if !state.observe.config.server_spans {
@@ -102,8 +148,9 @@ pub async fn record(State(state): State<AppState>, request: Request, next: Next)
         .map(|v| redact::truncate(v, 64));
     let start_ns = now_ns();
     let started = Instant::now();
-    let response = next.run(request).await;
-    let elapsed = i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX);
+    let db = Arc::new(DbCalls::default());
+    let response = probe::scope(db.clone(), next.run(request)).await;
+    let elapsed = nanos(started.elapsed());
     let status = response.status();
     let mut attributes = json!({
         "http.request.method": method,
@@ -114,9 +161,33 @@ pub async fn record(State(state): State<AppState>, request: Request, next: Next)
     if let Some((_, highlight_request_id)) = &linked {
         attributes["highlight.request_id"] = json!(highlight_request_id);
     }
+    let dropped = db.dropped.load(std::sync::atomic::Ordering::Relaxed);
+    if dropped > 0 {
+        attributes["db.calls.dropped"] = json!(dropped);
+    }
+    let span_id = new_span_id();
+    let session = linked.as_ref().map(|(session, _)| session.clone());
+    let calls = std::mem::take(&mut *db.calls.lock().unwrap_or_else(|e| e.into_inner()));
+    let system = state.storage.backend().as_str();
+    for call in calls {
+        state.observe.record_span(NewSpan {
+            trace_id: trace_id.clone(),
+            span_id: new_span_id(),
+            parent_span_id: Some(span_id.clone()),
+            name: format!("db {}", call.op),
+            service: SERVICE.into(),
+            kind: KIND_CLIENT,
+            start_ns: call.start_ns,
+            end_ns: call.start_ns.saturating_add(nanos(call.elapsed)),
+            status_code: STATUS_UNSET,
+            status_message: None,
+            attributes: Some(json!({ "db.system": system, "db.operation": call.op }).to_string()),
+            session_secure_id: session.clone(),
+        });
+    }
     state.observe.record_span(NewSpan {
         trace_id,
-        span_id: new_span_id(),
+        span_id,
         parent_span_id: Some(parent),
         name: format!("{method} {route}"),
         service: SERVICE.into(),
@@ -130,7 +201,7 @@ pub async fn record(State(state): State<AppState>, request: Request, next: Next)
         },
         status_message: None,
         attributes: Some(attributes.to_string()),
-        session_secure_id: linked.map(|(session, _)| session),
+        session_secure_id: session,
     });
     response
 }

@@ -516,8 +516,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The session's replay events, ready for an rrweb player. The body can be large;
-         *     it is compressed like every API response.
+         * One page of the session's replay events, ready for an rrweb player: the player
+         *     starts on the first page and takes the rest as they come. The body is compressed
+         *     like every API response.
          */
         get: operations["get_replay"];
         put?: never;
@@ -1104,11 +1105,26 @@ export interface components {
             cost_method?: string | null;
             name: string;
         };
-        /** @description The replay of a session (documents the shape; the body is written directly). */
+        /** @description One page of a session's replay (documents the shape; the body is written directly). */
         ObsReplay: {
-            /** @description rrweb events of every chunk, by payload id then timestamp, as recorded. */
+            /**
+             * Format: int64
+             * @description Chunks on this page.
+             */
+            chunks: number;
+            /** @description rrweb events of this page's chunks, by payload id then timestamp, as recorded. */
             events: Record<string, never>[];
+            /**
+             * Format: int64
+             * @description Pass as `after` for the next page; absent on the last page.
+             */
+            next_after?: number | null;
             secure_id: string;
+            /**
+             * Format: int64
+             * @description Chunks holding the session's replay, on every page.
+             */
+            total_chunks: number;
         };
         ObsSessionDetail: {
             session: components["schemas"]["ObsSessionDto"];
@@ -2660,7 +2676,12 @@ export interface operations {
     };
     get_replay: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_after` of the previous page (absent: the first page). */
+                after?: string | null;
+                /** @description Chunks per page, 1 to 200 (default 100). */
+                limit?: string | null;
+            };
             header?: never;
             path: {
                 secure_id: string;
@@ -2675,6 +2696,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ObsReplay"];
+                };
+            };
+            /** @description `invalid_parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             403: {

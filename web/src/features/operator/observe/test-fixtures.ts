@@ -56,6 +56,9 @@ export const REPLAY: ObsReplay = {
     { type: 2, timestamp: 1_000_010, data: {} },
     { type: 3, timestamp: 1_030_000, data: {} },
   ],
+  chunks: 1,
+  total_chunks: 1,
+  next_after: null,
 };
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -30,8 +30,5 @@ export interface ReplayEvent {
   [key: string]: unknown;
 }
 
-/** `GET …/sessions/{secure_id}/replay`. */
-export interface ObsReplay {
-  secure_id: string;
-  events: ReplayEvent[];
-}
+/** One page of `GET …/sessions/{secure_id}/replay` (events typed for the player). */
+export type ObsReplay = Omit<ApiSchema<'ObsReplay'>, 'events'> & { events: ReplayEvent[] };

@@ -86,6 +86,9 @@ export const observeEn = {
       loading: 'Loading the replay…',
       empty: 'No screen was recorded for this session. Only its timeline is available.',
       failed: 'Could not show the replay.',
+      more: 'Loading the rest of the replay… {{percent}}%',
+      moreFailed: 'The rest of the replay could not be loaded; it stops early.',
+      skipInactive: 'skip inactive',
     },
     timeline: {
       title: 'Timeline',

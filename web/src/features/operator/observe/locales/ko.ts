@@ -83,6 +83,9 @@ export const observeKo = {
       loading: '리플레이를 불러오는 중…',
       empty: '이 세션에는 기록된 화면이 없습니다. 타임라인만 볼 수 있습니다.',
       failed: '리플레이를 표시하지 못했습니다.',
+      more: '리플레이 나머지를 불러오는 중… {{percent}}%',
+      moreFailed: '리플레이 나머지를 불러오지 못해 중간에 끝납니다.',
+      skipInactive: '비활성 구간 건너뛰기',
     },
     timeline: {
       title: '타임라인',

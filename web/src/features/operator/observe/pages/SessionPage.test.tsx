@@ -14,15 +14,29 @@ const { players, FakePlayer } = vi.hoisted(() => {
     options: { target: HTMLElement; props: { events: unknown[]; width: number; height: number; autoPlay: boolean } };
     goto: ReturnType<typeof vi.fn>;
     $destroy: ReturnType<typeof vi.fn>;
+    /** Every event it was given: the first page's, then those added. */
+    events: { timestamp: number }[];
+    metaUpdates: number;
   }
   class FakePlayer implements FakePlayerType {
+    events: { timestamp: number }[];
+    metaUpdates = 0;
+    replayer = { addEvent: (e: { timestamp: number }) => this.events.push(e) };
+    getReplayer = () => this.replayer;
+    addEvent = (e: { timestamp: number }) => {
+      this.events.push(e);
+      this.metaUpdates++;
+    };
     goto = vi.fn();
     pause = vi.fn();
     triggerResize = vi.fn();
     $set = vi.fn();
     $destroy = vi.fn();
     constructor(public options: FakePlayerType['options']) {
-      options.target.append(Object.assign(document.createElement('div'), { className: 'rr-player' }));
+      this.events = [...(options.props.events as { timestamp: number }[])];
+      const controller = Object.assign(document.createElement('div'), { className: 'rr-controller' });
+      controller.innerHTML = '<div class="switch"><input type="checkbox" id="skip"><label for="skip"></label><span class="label">skip inactive</span></div>';
+      options.target.append(Object.assign(document.createElement('div'), { className: 'rr-player' }), controller);
       players.push(this);
     }
   }
@@ -106,10 +120,106 @@ describe('the session page', () => {
     await waitFor(() => expect(location().pathname).toBe('/operator/traces/4bf92f3577b34da6a3ce929d0e0e4736'));
   });
 
+  it('starts on the first page of a long replay and adds the later pages as they come, without starting over', async () => {
+    const page = (from: number, n: number, next: number | null): ObsReplay => ({
+      secure_id: 'sess-1',
+      events: Array.from({ length: n }, (_, i) => ({ type: i === 0 && from === 0 ? 4 : 3, timestamp: 1_000_000 + (from + i) * 1_000, data: {} })),
+      chunks: 15,
+      total_chunks: 45,
+      next_after: next,
+    });
+    let releaseLast!: () => void;
+    const last = new Promise<void>((r) => (releaseLast = r));
+    const mock = marketApi({
+      'GET /api/me': () => OPERATOR,
+      'GET /api/operator/observe/sessions/sess-1': () => SESSION_DETAIL,
+      'GET /api/operator/observe/sessions/sess-1/replay': (_call, url) => {
+        const after = url.searchParams.get('after');
+        if (after === null) return page(0, 10, 15);
+        if (after === '15') return page(10, 10, 30);
+        return last.then(() => page(20, 10, null));
+      },
+    });
+    renderApp({ route: '/operator/sessions/sess-1', api: mock.handler });
+    const p = await player();
+    expect(p.options.props.events).toHaveLength(10);
+    // The second page arrives and is added to the same player; the third is on its way.
+    await waitFor(() => expect(p.events).toHaveLength(20));
+    expect(p.metaUpdates).toBe(1);
+    expect((await screen.findByTestId('replay-more')).textContent).toMatch(/66%/);
+    expect(screen.getByTestId('replay-player').dataset.complete).toBe('false');
+
+    releaseLast();
+    await waitFor(() => expect(p.events).toHaveLength(30));
+    expect(players).toHaveLength(1);
+    expect(p.metaUpdates).toBe(2);
+    await waitFor(() => expect(screen.queryByTestId('replay-more')).toBeNull());
+    expect(screen.getByTestId('replay-player').dataset.complete).toBe('true');
+    const pages = mock.find('GET', '/api/operator/observe/sessions/sess-1/replay').map((c) => c.path.split('?')[1]);
+    expect(pages).toEqual(['limit=15', 'limit=150&after=15', 'limit=150&after=30']);
+  });
+
+  it('keeps a seek to a moment not loaded yet until its page has arrived', async () => {
+    let releaseSecond!: () => void;
+    const second = new Promise<void>((r) => (releaseSecond = r));
+    const first: ObsReplay = { ...REPLAY, chunks: 1, total_chunks: 2, next_after: 9 };
+    const rest: ObsReplay = {
+      secure_id: 'sess-1',
+      events: [{ type: 3, timestamp: 1_060_000, data: {} }],
+      chunks: 1,
+      total_chunks: 2,
+      next_after: null,
+    };
+    const mock = marketApi({
+      'GET /api/me': () => OPERATOR,
+      'GET /api/operator/observe/sessions/sess-1': () => SESSION_DETAIL,
+      'GET /api/operator/observe/sessions/sess-1/replay': (_call, url) =>
+        url.searchParams.get('after') === null ? first : second.then(() => rest),
+    });
+    // ?t=50 s: past the first page (which ends 30 s in).
+    renderApp({ route: '/operator/sessions/sess-1?t=50000', api: mock.handler });
+    const p = await player();
+    await waitFor(() => expect(screen.getByTestId('replay-player').dataset.status).toBe('ready'));
+    expect(p.goto).not.toHaveBeenCalled();
+    releaseSecond();
+    await waitFor(() => expect(p.goto).toHaveBeenCalledWith(50_000, false));
+  });
+
+  it('says so when a later page fails, and tries again when asked', async () => {
+    let fail = true;
+    const mock = marketApi({
+      'GET /api/me': () => OPERATOR,
+      'GET /api/operator/observe/sessions/sess-1': () => SESSION_DETAIL,
+      'GET /api/operator/observe/sessions/sess-1/replay': (_call, url) => {
+        if (url.searchParams.get('after') === null) return { ...REPLAY, total_chunks: 2, next_after: 1 };
+        if (fail) return jsonResponse({ code: 'internal', message: 'boom', request_id: 'x' }, { status: 500 });
+        return { secure_id: 'sess-1', events: [{ type: 3, timestamp: 1_040_000, data: {} }], chunks: 1, total_chunks: 2, next_after: null };
+      },
+    });
+    renderApp({ route: '/operator/sessions/sess-1', api: mock.handler });
+    const p = await player();
+    const problem = await screen.findByTestId('replay-more-failed', {}, { timeout: 5_000 });
+    // The first page still plays.
+    expect(screen.getByTestId('replay-player').dataset.status).toBe('ready');
+    fail = false;
+    fireEvent.click(within(problem).getByRole('button'));
+    await waitFor(() => expect(p.events).toHaveLength(4));
+    expect(screen.queryByTestId('replay-more-failed')).toBeNull();
+  });
+
+  it('names the player’s “skip inactive” switch in the page’s language', async () => {
+    renderApp({ route: '/operator/sessions/sess-1', api: api().handler });
+    await player();
+    await waitFor(() => expect(screen.getByTestId('replay-player').dataset.status).toBe('ready'));
+    const label = screen.getByTestId('replay-player').querySelector('.switch .label')!;
+    expect(label.textContent).toBe('비활성 구간 건너뛰기');
+    expect(screen.getByRole('checkbox', { name: '비활성 구간 건너뛰기' })).toBeTruthy();
+  });
+
   it('says so when nothing was recorded for the replay', async () => {
     renderApp({
       route: '/operator/sessions/sess-1',
-      api: api({ replay: { secure_id: 'sess-1', events: [] } }).handler,
+      api: api({ replay: { secure_id: 'sess-1', events: [], chunks: 0, total_chunks: 0, next_after: null } }).handler,
     });
     expect((await screen.findByTestId('replay-empty')).textContent).toContain('기록된 화면이 없습니다');
     expect(await screen.findAllByTestId('timeline-item')).toHaveLength(5);

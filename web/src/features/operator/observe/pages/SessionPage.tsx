@@ -3,8 +3,8 @@
  * Choosing a timeline item shows the replay at that moment (item time − first replay
  * event); `?t=` opens the replay at that offset.
  */
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, type RefObject } from 'react';
+import { useInfiniteQuery, useQuery, type InfiniteData, type UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
@@ -54,17 +54,32 @@ function SessionMeta({ session }: { session: ObsSession }) {
   );
 }
 
-/** The replay area: loading, empty, failed or the player. */
+/** The replay's pages, each page's events. */
+type ReplayQuery = UseInfiniteQueryResult<InfiniteData<ObsReplay>>;
+
+/** Loads the replay's later pages one after another, once the first is there. */
+function useRestOfReplay(replay: ReplayQuery): void {
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = replay;
+  // The page count too: a fast page can come and go between two renders.
+  const pages = replay.data?.pages.length ?? 0;
+  useEffect(() => {
+    if (pages > 0 && hasNextPage && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
+  }, [pages, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+}
+
+/** The replay area: loading, empty, failed or the player (with the rest still loading). */
 function Replay({
   replay,
   initialOffset,
   playerRef,
 }: {
-  replay: UseQueryResult<ObsReplay>;
+  replay: ReplayQuery;
   initialOffset: number | undefined;
   playerRef: RefObject<ReplayPlayerHandle | null>;
 }) {
   const t = useObserveT();
+  const locale = useLocale();
+  const pages = useMemo(() => replay.data?.pages.map((p) => p.events) ?? [], [replay.data]);
   if (replay.isPending) {
     return (
       <p className="observe-replay__status observe-replay--placeholder" aria-busy="true">
@@ -72,16 +87,38 @@ function Replay({
       </p>
     );
   }
-  if (replay.isError) return <QueryProblem error={replay.error} onRetry={() => void replay.refetch()} />;
+  // A later page failing keeps the pages already there (and says so below the player).
+  if (!replay.data) return <QueryProblem error={replay.error} onRetry={() => void replay.refetch()} />;
   // rrweb needs a snapshot and something after it.
-  if (replay.data.events.length < 2) {
+  if ((pages[0]?.length ?? 0) < 2) {
     return (
       <p className="observe-replay__status observe-replay--placeholder" data-testid="replay-empty">
         {t('session.replay.empty')}
       </p>
     );
   }
-  return <ReplayPlayer ref={playerRef} events={replay.data.events} initialOffset={initialOffset} />;
+  const all = replay.data.pages;
+  const total = all[0]!.total_chunks;
+  const loaded = all.reduce((n, p) => n + p.chunks, 0);
+  const complete = !replay.hasNextPage;
+  return (
+    <>
+      <ReplayPlayer ref={playerRef} pages={pages} complete={complete} initialOffset={initialOffset} />
+      {!complete && !replay.isFetchNextPageError && (
+        <p className="observe-replay__more" aria-live="polite" data-testid="replay-more">
+          {t('session.replay.more', { percent: formatNumber(Math.floor((100 * loaded) / Math.max(1, total)), locale) })}
+        </p>
+      )}
+      {replay.isFetchNextPageError && (
+        <p className="observe-replay__more" role="alert" data-testid="replay-more-failed">
+          {t('session.replay.moreFailed')}{' '}
+          <button type="button" className="button button--secondary" onClick={() => void replay.fetchNextPage()}>
+            {t('common.retry')}
+          </button>
+        </p>
+      )}
+    </>
+  );
 }
 
 export function SessionPage({ secureId }: { secureId: string }) {
@@ -90,11 +127,13 @@ export function SessionPage({ secureId }: { secureId: string }) {
   const [params] = useSearchParams();
   const initialOffset = offsetParam(params.get('t'));
   const session = useQuery(sessionQueryOptions(secureId));
-  const replay = useQuery(replayQueryOptions(secureId));
+  const replay = useInfiniteQuery(replayQueryOptions(secureId));
+  useRestOfReplay(replay);
   const player = useRef<ReplayPlayerHandle | null>(null);
   const replayArea = useRef<HTMLDivElement>(null);
 
-  const origin = useMemo(() => (replay.data ? firstEventTime(replay.data.events) : undefined), [replay.data]);
+  const firstPage = replay.data?.pages[0];
+  const origin = useMemo(() => (firstPage ? firstEventTime(firstPage.events) : undefined), [firstPage]);
   const offsetOf = useCallback(
     (item: TimelineItem) => (origin !== undefined ? Math.max(0, item.ts - origin) : (item.offset_ms ?? null)),
     [origin],

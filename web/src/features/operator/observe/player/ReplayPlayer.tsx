@@ -1,5 +1,5 @@
 /** The session's replay in an rrweb player that fits its box, with a `seek` handle for the timeline. */
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { ReplayEvent } from '../api/types';
 import { useObserveT } from '../messages';
 import { loadPlayer, type RrwebPlayer } from './loadPlayer';
@@ -40,28 +40,81 @@ export function frameSize(boxWidth: number, viewport: { width: number; height: n
 
 const maxFrameHeight = () => Math.max(240, (typeof window === 'undefined' ? 800 : window.innerHeight) * 0.62 - CONTROLLER_PX);
 
+/** Where an offset lies in a replay still loading: reachable now, or only once more pages arrived. */
+export function offsetLoaded(offsetMs: number, origin: number, loadedUntil: number): boolean {
+  return origin + offsetMs <= loadedUntil;
+}
+
+/** The latest timestamp among `events` (they are sorted within a page, not across). */
+function lastTime(events: readonly ReplayEvent[], after: number): number {
+  let last = after;
+  for (const e of events) if (e.timestamp > last) last = e.timestamp;
+  return last;
+}
+
+/**
+ * Adds a later page to a running player: every event but the last through the replayer
+ * (no controller update each), the last through the player (one update of its length).
+ */
+function addPage(player: RrwebPlayer, events: readonly ReplayEvent[]): void {
+  if (events.length === 0) return;
+  const replayer = player.getReplayer();
+  for (let i = 0; i < events.length - 1; i++) replayer.addEvent(events[i]!);
+  player.addEvent(events[events.length - 1]!);
+}
+
+/** rrweb-player's one English word in its controller: the "skip inactive" switch. */
+function localiseController(host: HTMLElement, skipInactive: string): void {
+  const label = host.querySelector('.rr-controller .switch .label');
+  if (label) label.textContent = skipInactive;
+  host.querySelector('.rr-controller .switch input')?.setAttribute('aria-label', skipInactive);
+}
+
 export interface ReplayPlayerProps {
-  events: ReplayEvent[];
+  /**
+   * The replay's pages as they arrive: the player starts on the first and takes each
+   * later one as it comes, without starting over.
+   */
+  pages: readonly (readonly ReplayEvent[])[];
+  /** Every page has arrived. */
+  complete: boolean;
   /** Where to show the replay first (`?t=`), in ms after its first event. */
   initialOffset?: number | undefined;
   ref?: Ref<ReplayPlayerHandle>;
 }
 
-export function ReplayPlayer({ events, initialOffset, ref }: ReplayPlayerProps) {
+export function ReplayPlayer({ pages, complete, initialOffset, ref }: ReplayPlayerProps) {
   const t = useObserveT();
   const boxRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<RrwebPlayer | null>(null);
   const pending = useRef<number | undefined>(initialOffset);
+  /** Pages given to the player, its first event's time and the latest event's time so far. */
+  const fed = useRef({ pages: 0, origin: 0, until: 0 });
+  const completeRef = useRef(complete);
+  completeRef.current = complete;
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const first = pages[0];
+
+  /** Shows a pending offset once the pages holding it are there (all of them, at the latest). */
+  const showPending = useCallback(() => {
+    const player = playerRef.current;
+    const offset = pending.current;
+    if (!player || offset === undefined) return;
+    if (!completeRef.current && !offsetLoaded(offset, fed.current.origin, fed.current.until)) return;
+    pending.current = undefined;
+    player.goto(offset, false);
+  }, []);
 
   useImperativeHandle(
     ref,
     () => ({
       seek(offsetMs: number) {
         const player = playerRef.current;
-        if (player) player.goto(offsetMs);
-        else pending.current = offsetMs;
+        if (player && (completeRef.current || offsetLoaded(offsetMs, fed.current.origin, fed.current.until))) {
+          pending.current = undefined;
+          player.goto(offsetMs);
+        } else pending.current = offsetMs;
       },
     }),
     [],
@@ -70,10 +123,10 @@ export function ReplayPlayer({ events, initialOffset, ref }: ReplayPlayerProps) 
   useEffect(() => {
     const box = boxRef.current;
     const host = hostRef.current;
-    if (!box || !host) return;
+    if (!box || !host || !first) return;
     let cancelled = false;
     let player: RrwebPlayer | null = null;
-    const viewport = recordedViewport(events);
+    const viewport = recordedViewport(first);
     setStatus('loading');
     loadPlayer().then(
       (Player) => {
@@ -83,7 +136,7 @@ export function ReplayPlayer({ events, initialOffset, ref }: ReplayPlayerProps) 
           player = new Player({
             target: host,
             props: {
-              events,
+              events: [...first],
               ...frameSize(boxWidth, viewport, maxFrameHeight()),
               autoPlay: false,
               skipInactive: true,
@@ -96,11 +149,11 @@ export function ReplayPlayer({ events, initialOffset, ref }: ReplayPlayerProps) 
           setStatus('failed');
           return;
         }
+        localiseController(host, t('session.replay.skipInactive'));
         playerRef.current = player;
-        if (pending.current !== undefined) {
-          player.goto(pending.current, false);
-          pending.current = undefined;
-        }
+        const origin = first.reduce((min, e) => Math.min(min, e.timestamp), Infinity);
+        fed.current = { pages: 1, origin, until: lastTime(first, origin) };
+        showPending();
         setStatus('ready');
       },
       () => {
@@ -129,10 +182,23 @@ export function ReplayPlayer({ events, initialOffset, ref }: ReplayPlayerProps) 
       player?.$destroy();
       host.replaceChildren();
     };
-  }, [events]);
+    // The player is made once per first page; `t` only names the switch.
+  }, [first]);
+
+  // Later pages, as they arrive (and those that came while the player was loading).
+  useEffect(() => {
+    const player = playerRef.current;
+    if (status !== 'ready' || !player) return;
+    for (let i = fed.current.pages; i < pages.length; i++) {
+      const events = pages[i]!;
+      addPage(player, events);
+      fed.current = { ...fed.current, pages: i + 1, until: lastTime(events, fed.current.until) };
+    }
+    showPending();
+  }, [pages, complete, status, showPending]);
 
   return (
-    <div ref={boxRef} className="observe-replay" data-testid="replay-player" data-status={status}>
+    <div ref={boxRef} className="observe-replay" data-testid="replay-player" data-status={status} data-complete={complete}>
       {/* The player's own DOM (Svelte) lives in this element; React renders nothing inside it. */}
       <div ref={hostRef} className="observe-replay__host" aria-label={t('session.replay.label')} role="region" />
       {status === 'loading' && (

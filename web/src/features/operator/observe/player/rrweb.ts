@@ -12,6 +12,10 @@ import type { ReplayEvent } from '../api/types';
 export interface RrwebPlayer {
   /** Jumps to `timeOffset` ms after the first event; plays on if `play` (default: as before). */
   goto(timeOffset: number, play?: boolean): void;
+  /** Adds a later event and updates the controller's length (one update per call). */
+  addEvent(event: ReplayEvent): void;
+  /** The replayer underneath: its `addEvent` adds without updating the controller. */
+  getReplayer(): { addEvent(event: ReplayEvent): void };
   pause(): void;
   /** Re-fits the recorded page into the frame after a size change. */
   triggerResize(): void;
