@@ -7,9 +7,14 @@
 // The recorder skips automated browsers (`navigator.webdriver`) unless `window.Cypress`
 // exists, so 'on' defines `window.Cypress = {}` in an init script and 'off' does not
 // (the recording client is then never downloaded). 'On' is checked to really record:
-// after LCP the page is kept open until the first `PushSessionEvents` reaches /public
-// (the client's first push comes about 1 s after it starts, which is after the load
-// event, when the browser is idle), and the POSTs to /public are counted per load.
+// after LCP the page is kept open until the first `PushSessionEvents` reaches /public,
+// and the POSTs to /public are counted per load. The recorder starts once the page's
+// largest paint has settled (no new LCP candidate for RECORDER_LCP_QUIET_MS, 1 s, after
+// the load event; at most RECORDER_START_MAX_DELAY_MS, 10 s, after it), then when the
+// browser is idle, and its first push comes about 1 s after that: a few seconds after
+// the LCP is read here, well within PUSH_WAIT_MS (nothing here is user input, which would
+// start it at once). Each 'on' load also reports when the recorder's chunk (`load-*.js`)
+// was requested, relative to the LCP: after it means the LCP paint did not wait for it.
 //   node bench/recording.mjs <base-url> [runs]     (runs = loads per mode, default 9)
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -35,7 +40,7 @@ const browser = await chromium.launch({
 /** One cold load of the home page: its LCP and what it sent to /public. */
 async function load(recording) {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  const sent = { ops: {}, pushAfterLcpMs: null };
+  const sent = { ops: {}, pushAfterLcpMs: null, recorderAfterLcpMs: null };
   let lcpAt = 0;
   // Context-wide, so the recorder's uploads from its blob: worker are seen too.
   context.on('request', (req) => {
@@ -55,6 +60,11 @@ async function load(recording) {
     window.__lcp = 0;
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lcp = e.startTime; })
       .observe({ type: 'largest-contentful-paint', buffered: true });
+    // When the recorder's own chunk is requested (resource timing may be cleared later).
+    window.__recorderAt = null;
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) if (window.__recorderAt === null && /\/assets\/load-[\w-]+\.js$/.test(e.name)) window.__recorderAt = e.startTime;
+    }).observe({ type: 'resource', buffered: true });
   });
   await page.goto(base + '/', { waitUntil: 'load' });
   await page.waitForFunction(() => window.__lcp > 0);
@@ -66,6 +76,8 @@ async function load(recording) {
     const deadline = Date.now() + PUSH_WAIT_MS;
     // Polls the request counter (the uploads run in a worker, so there is no page event to await).
     while (!sent.ops.PushSessionEvents && Date.now() < deadline) await page.waitForTimeout(100);
+    const at = await page.evaluate(() => window.__recorderAt);
+    if (at !== null) sent.recorderAfterLcpMs = Math.round(at - lcp);
   } else {
     // A fixed wait on purpose: there is nothing to await when nothing should happen. It
     // gives a recorder that should not run the same time to show itself (checked below).
@@ -85,7 +97,8 @@ for (let i = 0; i < runs; i++) {
     results[mode].push(r);
     const ops = Object.entries(r.sent.ops).map(([k, v]) => `${k}×${v}`).join(' ') || 'nothing';
     const push = mode === 'on' ? (r.sent.pushAfterLcpMs === null ? ', no push seen' : `, first push ${r.sent.pushAfterLcpMs} ms after LCP was read`) : '';
-    console.log(`  run ${i + 1} ${mode.padEnd(3)} LCP ${r.lcp.toFixed(0)} ms; POST /public: ${ops}${push}`);
+    const chunk = mode === 'on' ? (r.sent.recorderAfterLcpMs === null ? ', recorder chunk not seen' : `, recorder chunk requested ${r.sent.recorderAfterLcpMs} ms after the LCP`) : '';
+    console.log(`  run ${i + 1} ${mode.padEnd(3)} LCP ${r.lcp.toFixed(0)} ms; POST /public: ${ops}${push}${chunk}`);
   }
 }
 await browser.close();
@@ -103,4 +116,6 @@ console.log(`on / off: ${(on / off).toFixed(3)} (${(((on - off) / off) * 100).to
 const pairs = results.on.map((r, i) => r.lcp / results.off[i].lcp);
 console.log(`on / off per adjacent pair: median ${median(pairs).toFixed(3)} [${pairs.map((x) => x.toFixed(2)).join(', ')}]`);
 console.log(`machine load average (1 min): ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (this bench itself adds 1–2; more means other work on the machine, and noisier figures)`);
+const chunkAfter = results.on.map((r) => r.sent.recorderAfterLcpMs).filter((x) => x !== null);
+console.log(`recorder chunk requested after the LCP in ${chunkAfter.filter((x) => x > 0).length} of ${runs} 'on' loads (median ${chunkAfter.length ? median(chunkAfter) : '–'} ms after, earliest ${chunkAfter.length ? Math.min(...chunkAfter) : '–'} ms)`);
 console.log(`recording check: ${recorded} of ${runs} 'on' loads sent PushSessionEvents (${pushes} in all); 'off' loads sent ${offPosts} POSTs to /public`);

@@ -83,8 +83,8 @@ describe('observability', () => {
     const pushes = () => graphql.filter((g) => g.op === 'PushSessionEvents').length;
     const pushed = pushes();
     await page.goto('/stocks/KRX:005930');
-    // The recorder starts once the page has loaded and the browser is idle; wait for
-    // its first upload from this page.
+    // The recorder starts once the page's largest paint has settled (then when the
+    // browser is idle); wait for its first upload from this page.
     await eventually(() => pushes() > pushed, { timeout: PUSH_WAIT_MS, interval: 100 });
     // A click that calls the API while recording: the menu's portfolios link loads the
     // member's portfolios. Its request carries the browser's trace, which the server

@@ -1,8 +1,17 @@
 /**
  * Session recording and error reporting (spec §1, §4, §8), as the rest of the app sees it.
  * This module is on the first page, so it stays tiny: the recorder itself (`./load`) is
- * imported once the page has loaded and the browser is idle, so it never delays the
- * first paint. Calls made before then wait for it, in order.
+ * imported only once the page has loaded and its largest paint has settled (no new
+ * largest-contentful-paint candidate for `RECORDER_LCP_QUIET_MS`), at the visitor's first
+ * input, when the tab is hidden, or `RECORDER_START_MAX_DELAY_MS` after `load`, whichever
+ * comes first, and then when the browser is idle. The home page's largest paint comes
+ * after `load` (its data arrives from API requests), and loading the recorder (its chunk,
+ * then rrweb's full snapshot of the DOM) in that window delayed it by about 10 %.
+ * The cost: the first moments of a visit (the LCP plus the quiet period: about 3.5 s on
+ * a phone-like 4× slower CPU, less at a first tap) are not in the replay, which opens on
+ * the page as it is when recording starts (its full snapshot); errors from before then
+ * are kept and sent (`catchEarlyErrors`). Calls made before the recorder is there wait
+ * for it, in order.
  */
 import type { MemberIdentity } from './identity';
 import type { ErrorDetails, Feedback, Recorder } from './recorder';
@@ -14,8 +23,27 @@ let settle: (recorder: Recorder | undefined) => void;
 const recorder = new Promise<Recorder | undefined>((resolve) => (settle = resolve));
 
 /**
- * Starts recording after the page's `load` event, when the browser is next idle. Once
- * per page; `startRecording(false)` turns recording off instead (the dev server has no ingest).
+ * How long the page must go without a new largest-contentful-paint candidate (counted
+ * from the first one) before its largest paint counts as settled and the recorder is
+ * loaded. Candidates come with each bigger paint (the wordmark, the title, then content
+ * as its API data arrives), 0.3–0.8 s apart on a phone-like 4× slower CPU
+ * (bench/recording.mjs); 1 s covers those gaps with a margin while keeping the
+ * unrecorded start of a visit short. Without LCP entries, the wait after `load`.
+ */
+export const RECORDER_LCP_QUIET_MS = 1000;
+
+/**
+ * The longest the recorder waits after `load` for the largest paint to settle, so a page
+ * that keeps producing bigger paints (a slow feed, a carousel) or none (no text or
+ * image) is still recorded; far above the home page's LCP on a phone-like CPU (2–3 s),
+ * short enough to record most of a brief visit.
+ */
+export const RECORDER_START_MAX_DELAY_MS = 10_000;
+
+/**
+ * Starts recording once the page has loaded and its largest paint has settled (see the
+ * module's comment), when the browser is next idle. Once per page;
+ * `startRecording(false)` turns recording off instead (the dev server has no ingest).
  */
 export function startRecording(enabled = true): void {
   if (!enabled) return settle(undefined);
@@ -40,8 +68,37 @@ export function startRecording(enabled = true): void {
       );
   // Safari before 18.2 has no requestIdleCallback.
   const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 0));
-  if (document.readyState === 'complete') whenIdle();
-  else addEventListener('load', whenIdle, { once: true });
+  const afterLoad = () => {
+    const lcp = 'largest-contentful-paint';
+    // Input ends LCP (and is worth recording); a hidden tab may never come back.
+    const events = ['pointerdown', 'keydown', 'visibilitychange'];
+    const observer = self.PerformanceObserver?.supportedEntryTypes?.includes(lcp) ? new PerformanceObserver(() => wait()) : undefined;
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    // Once only, even if a callback was already queued when everything is cleared.
+    let started = false;
+    const start = (event?: Event) => {
+      if (started || (event?.type === events[2] && !document.hidden)) return;
+      started = true;
+      observer?.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(latest);
+      for (const type of events) removeEventListener(type, start, true);
+      whenIdle();
+    };
+    const wait = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(start, RECORDER_LCP_QUIET_MS);
+    };
+    const latest = setTimeout(start, RECORDER_START_MAX_DELAY_MS);
+    for (const type of events) addEventListener(type, start, { capture: true, passive: true });
+    observer?.observe({ type: lcp, buffered: true });
+    // The quiet wait starts at the first candidate: this app paints its content after
+    // `load`. Older Safari has no LCP entries, and a tab hidden at load gets none: the
+    // wait starts at `load` then.
+    if (!observer || document.hidden) wait();
+  };
+  if (document.readyState === 'complete') afterLoad();
+  else addEventListener('load', afterLoad, { once: true });
 }
 
 /** Errors kept from before the recorder has loaded, at most. */
