@@ -8,53 +8,23 @@
 //! - editing the oldest transaction of a portfolio, then reading its figures and its
 //!   5-year daily value history (`performance`), end to end;
 //! - the server's peak resident memory (VmHWM) and the database growth the member
-//!   causes (the SQLite file and its WAL).
+//!   causes (the SQLite file, its WAL and shared memory).
 //!
 //!   cargo bench -p moat --bench portfolio
 
 use std::{
-    process::{Child, Command, Stdio},
+    process::{Command, Stdio},
     time::{Duration, Instant},
 };
 
 use serde_json::{json, Value};
 
+mod support;
+use support::{db_bytes, percentile, status_kb, Server};
+
 const PORTFOLIOS: usize = 10;
 const TRANSACTIONS: usize = 10_000;
 const INSTRUMENTS: usize = 200;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn status_kb(pid: u32, key: &str) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with(key))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .unwrap_or(0.0)
-}
-
-fn db_bytes(dir: &std::path::Path) -> u64 {
-    ["moat.db", "moat.db-wal"]
-        .iter()
-        .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
-        .map(|m| m.len())
-        .sum()
-}
-
-fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[((v.len() as f64 - 1.0) * p).round() as usize]
-}
 
 #[tokio::main]
 async fn main() {
@@ -203,13 +173,13 @@ async fn main() {
     println!("GET /api/portfolios, first read after start-up: {cold:.1} ms");
     println!(
         "GET /api/portfolios (all 10 valued + meta), 101 reads: p50 {:.1} ms, p99 {:.1} ms (target p50 ≤ 20, p99 ≤ 60)",
-        percentile(all.clone(), 0.5),
-        percentile(all, 0.99)
+        percentile(&mut all.clone(), 0.5),
+        percentile(&mut all, 0.99)
     );
     println!(
         "GET …/{{id}}/valuation (1,000 transactions): p50 {:.1} ms, p99 {:.1} ms",
-        percentile(one.clone(), 0.5),
-        percentile(one, 0.99)
+        percentile(&mut one.clone(), 0.5),
+        percentile(&mut one, 0.99)
     );
     // Edit the oldest transaction, then read the figures and the 5-year history.
     let p0 = portfolio_ids[0];
@@ -250,11 +220,11 @@ async fn main() {
     }
     println!(
         "edit the oldest transaction + valuation + 5-year performance: median {:.0} ms (target ≤ 500 ms)",
-        percentile(edits, 0.5)
+        percentile(&mut edits, 0.5)
     );
     println!(
         "GET /api/portfolios right after an edit (one ledger reloaded): median {:.1} ms",
-        percentile(after_edit, 0.5)
+        percentile(&mut after_edit, 0.5)
     );
     let t = Instant::now();
     get("/api/portfolios/meta/performance".into()).await;

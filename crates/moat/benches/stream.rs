@@ -10,7 +10,7 @@
 //!   cargo bench -p moat --bench stream
 
 use std::{
-    process::{Child, Command, Stdio},
+    process::{Command, Stdio},
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
@@ -20,27 +20,14 @@ use moat_market::{Instrument, InstrumentId, Kind};
 use moat_storage::ConnectOptions;
 use tokio_tungstenite::tungstenite::Message;
 
+mod support;
+use support::{percentile, rss_mb, Server};
+
 const INSTRUMENTS: usize = 150;
 const SUBSCRIBERS: usize = 2_000;
 /// Topics each subscriber watches (round-robin over the instruments).
 const TOPICS_PER_SUBSCRIBER: usize = 8;
 const MEASURE: Duration = Duration::from_secs(20);
-
-fn rss_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn percentile(v: &mut [f64], p: f64) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[((v.len() as f64 - 1.0) * p).round() as usize]
-}
 
 #[derive(serde::Deserialize)]
 struct PushFrame<'a> {
@@ -52,15 +39,6 @@ struct PushFrame<'a> {
 #[derive(serde::Deserialize)]
 struct PushData<'a> {
     as_of: &'a str,
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 async fn seed(dir: &std::path::Path) -> Vec<InstrumentId> {
