@@ -432,11 +432,27 @@ impl Simulator {
         for j in 1..=steps {
             walk[j] = walk[j - 1] + normal(key(seed, d, (k * 10_000 + j) as u32, 6));
         }
+        let (ln_low, ln_high) = (low.ln(), high.ln());
         let at = |j: usize| {
             let t = j as f64 / steps as f64;
-            (a + t * (b - a) + wiggle * (walk[j] - t * walk[steps]))
-                .exp()
-                .clamp(low, high)
+            let line = a + t * (b - a);
+            let dev = wiggle * (walk[j] - t * walk[steps]);
+            // The bridge's excursion is squeezed into the room the bar leaves on its
+            // side of the line (tanh: never past the bar's high or low, and never
+            // flat against it as a clamp would be, which froze the live price for
+            // many seconds at a time); the ends (dev = 0) stay exact.
+            let room = if dev >= 0.0 {
+                ln_high - line
+            } else {
+                line - ln_low
+            }
+            .max(0.0);
+            let dev = if room > 0.0 {
+                room * (dev / room).tanh()
+            } else {
+                0.0
+            };
+            (line + dev).exp().clamp(low, high)
         };
         let path: Vec<f64> = (0..=done).map(at).collect();
         LiveBar {

@@ -236,3 +236,52 @@ fn the_live_quote_agrees_with_the_days_bars_so_far() {
         }
     }
 }
+
+/// 10-second windows (the live stream's pace) over a trading day in which the live
+/// price never moves, out of `windows` spread over the day.
+fn still_windows(
+    sim: &Simulator,
+    instrument: &Instrument,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> (usize, usize) {
+    let mut still = 0;
+    let mut windows = 0;
+    let mut t = from;
+    while t + Duration::seconds(10) < to {
+        let first = sim.quote_at(instrument, t).price;
+        let moved =
+            (1..=10).any(|s| sim.quote_at(instrument, t + Duration::seconds(s)).price != first);
+        windows += 1;
+        if !moved {
+            still += 1;
+        }
+        t += Duration::seconds(61);
+    }
+    (still, windows)
+}
+
+#[test]
+fn the_live_price_keeps_moving() {
+    // Within a bar the live path used to be clamped to the bar's range, so it could sit
+    // on the bar's high or low for many seconds: a live price that stops. Now it moves
+    // in every 10 s window but the rare one where the price grid is coarse.
+    let sim = Simulator::default();
+    let bitcoin = instrument("CRYPTO:BTC", Kind::Crypto, "97000");
+    let (still, windows) = still_windows(
+        &sim,
+        &bitcoin,
+        utc(2025, 6, 10, 0, 0),
+        utc(2025, 6, 11, 0, 0),
+    );
+    println!("bitcoin: {still} of {windows} windows without a move");
+    assert_eq!(still, 0, "{still} of {windows} 10 s windows without a move");
+    let date = d(2025, 6, 10);
+    let session = calendar::session(Market::Us, date).unwrap();
+    let (still, windows) = still_windows(&sim, &apple(), session.open, session.close);
+    println!("apple: {still} of {windows} windows without a move");
+    assert!(
+        still * 20 <= windows,
+        "{still} of {windows} 10 s windows without a move"
+    );
+}
