@@ -37,6 +37,12 @@ async function load() {
   page.on('response', (r) => {
     if (r.url().includes(`/sessions/${secureId}/replay`)) pages++;
   });
+  const profiling = process.env.REPLAY_PROFILE === '1';
+  const cdp = profiling ? await context.newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   const started = Date.now();
   await page.goto(`${base}/operator/sessions/${secureId}`);
   // The recorded page is in the player's frame.
@@ -52,6 +58,20 @@ async function load() {
   const shown = Date.now() - started;
   await page.waitForSelector('[data-testid="replay-player"][data-complete="true"]', { timeout: TIMEOUT_MS });
   const complete = Date.now() - started;
+  if (cdp) {
+    // Where the page's main thread spent the load: self time by function, top 15.
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map();
+    const dt = profile.timeDeltas ?? [];
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const f = byId.get(id).callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0) / 1000);
+    });
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+    console.log('main-thread self time (ms):\n' + top.map(([k, v]) => `  ${v.toFixed(0).padStart(6)}  ${k}`).join('\n'));
+  }
   if (process.env.REPLAY_SHOT) await page.screenshot({ path: process.env.REPLAY_SHOT });
   await context.close();
   return { shown, complete, pages };

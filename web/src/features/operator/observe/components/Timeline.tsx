@@ -3,7 +3,7 @@
  * by kind. Choosing an item shows the replay at that moment; network items link to
  * their trace when the request carried one, errors to their group.
  */
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { traceIdOfHeaders } from '../api/traces';
@@ -119,7 +119,11 @@ export interface TimelineProps {
   onSeek: (item: TimelineItem, offsetMs: number) => void;
 }
 
-export function Timeline({ items, offsetOf, onSeek }: TimelineProps) {
+/**
+ * The session's timeline: up to thousands of items, so it renders again only when its
+ * own props change (not at each page of the replay arriving beside it).
+ */
+export const Timeline = memo(function Timeline({ items, offsetOf, onSeek }: TimelineProps) {
   const t = useObserveT();
   const [group, setGroup] = useState<Group | 'all'>('all');
   const [active, setActive] = useState<number | null>(null);
@@ -211,4 +215,4 @@ export function Timeline({ items, offsetOf, onSeek }: TimelineProps) {
       )}
     </div>
   );
-}
+});
