@@ -973,6 +973,36 @@ async fn an_overloaded_ingest_answers_503_with_retry_after() {
     assert_eq!(status, 200, "the slot is free again");
 }
 
+/// The spans of a trace as the console reads them, once `done` holds of them (spans
+/// are written off the request path); what is there after 5 s otherwise.
+async fn wait_for_trace(
+    app: &TestApp,
+    op: &str,
+    trace_id: &str,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let mut spans = Vec::new();
+    for _ in 0..50 {
+        let r = send(
+            app,
+            Method::GET,
+            &format!("/api/operator/observe/traces/{trace_id}"),
+            Some(op),
+            None,
+        )
+        .await;
+        if r.status() == 200 {
+            let trace: Value = r.json().await.unwrap();
+            spans = trace["spans"].as_array().cloned().unwrap_or_default();
+            if done(&spans) {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    spans
+}
+
 #[tokio::test]
 async fn an_api_request_with_traceparent_continues_the_browser_trace() {
     let app = spawn().await;
@@ -988,24 +1018,9 @@ async fn an_api_request_with_traceparent_continues_the_browser_trace() {
         .unwrap();
     assert_eq!(r.status(), 200);
     // Written off the request path: wait for it.
-    let mut trace = Value::Null;
-    for _ in 0..50 {
-        let r = send(
-            &app,
-            Method::GET,
-            &format!("/api/operator/observe/traces/{trace_id}"),
-            Some(&op),
-            None,
-        )
-        .await;
-        if r.status() == 200 {
-            trace = r.json().await.unwrap();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let span = &trace["spans"][0];
-    assert_eq!(span["name"], "GET /api/meta", "{trace}");
+    let spans = wait_for_trace(&app, &op, trace_id, |spans| !spans.is_empty()).await;
+    let span = &spans[0];
+    assert_eq!(span["name"], "GET /api/meta", "{spans:?}");
     assert_eq!(span["parent_span_id"], "b7ad6b7169203331");
     assert_eq!(span["service"], "moat-server");
     assert_eq!(span["session_secure_id"], SESSION);
@@ -1056,27 +1071,11 @@ async fn a_traced_request_shows_its_database_work_as_child_spans() {
             .unwrap();
         assert_eq!(r.status(), 200);
         // Written off the request path: wait for the request's span and its children.
-        let mut spans = Vec::new();
-        for _ in 0..50 {
-            let r = send(
-                &app,
-                Method::GET,
-                &format!("/api/operator/observe/traces/{trace_id}"),
-                Some(&op),
-                None,
-            )
-            .await;
-            if r.status() == 200 {
-                let trace: Value = r.json().await.unwrap();
-                spans = trace["spans"].as_array().cloned().unwrap_or_default();
-                if spans.iter().any(|s| s["name"] == "GET /api/portfolios")
-                    && spans.iter().any(|s| s["kind"] == 3)
-                {
-                    break;
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let spans = wait_for_trace(&app, &op, trace_id, |spans| {
+            spans.iter().any(|s| s["name"] == "GET /api/portfolios")
+                && spans.iter().any(|s| s["kind"] == 3)
+        })
+        .await;
         let request = spans
             .iter()
             .find(|s| s["name"] == "GET /api/portfolios")
@@ -1090,10 +1089,7 @@ async fn a_traced_request_shows_its_database_work_as_child_spans() {
             !db.is_empty(),
             "{backend:?}: no database spans in {spans:?}"
         );
-        let system = match backend {
-            moat_storage::Backend::Sqlite => "sqlite",
-            moat_storage::Backend::Postgres => "postgres",
-        };
+        let system = backend.as_str();
         for child in &db {
             assert_eq!(child["parent_span_id"], request["span_id"], "{child}");
             assert_eq!(child["kind"], 3, "CLIENT");

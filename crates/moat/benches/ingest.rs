@@ -1209,14 +1209,14 @@ async fn main() {
         .no_brotli()
         .build()
         .unwrap();
+    let page_url = |after: Option<i64>| match after {
+        None => format!("{replay_url}?limit={REPLAY_FIRST_PAGE}"),
+        Some(a) => format!("{replay_url}?limit={REPLAY_PAGE}&after={a}"),
+    };
     let page = |after: Option<i64>| {
         let raw = raw.clone();
         let token = token.clone();
-        let query = match after {
-            None => format!("limit={REPLAY_FIRST_PAGE}"),
-            Some(a) => format!("limit={REPLAY_PAGE}&after={a}"),
-        };
-        let url = format!("{replay_url}?{query}");
+        let url = page_url(after);
         async move {
             let r = raw
                 .get(&url)
@@ -1242,13 +1242,8 @@ async fn main() {
     let mut events = 0;
     let mut json_bytes = 0;
     loop {
-        let after = *cursors.last().unwrap();
-        let query = match after {
-            None => format!("limit={REPLAY_FIRST_PAGE}"),
-            Some(a) => format!("limit={REPLAY_PAGE}&after={a}"),
-        };
         let r = plain
-            .get(format!("{replay_url}?{query}"))
+            .get(page_url(*cursors.last().unwrap()))
             .bearer_auth(&token)
             .header("accept-encoding", "identity")
             .send()

@@ -52,13 +52,18 @@ fn json_field(s: Option<&str>) -> Option<Value> {
 }
 
 fn limit_param(raw: Option<&str>) -> Result<i64, ApiError> {
+    bounded_limit(raw, DEFAULT_PAGE, MAX_PAGE)
+}
+
+/// `limit`: `default` when absent, else 1 to `max`.
+fn bounded_limit(raw: Option<&str>, default: i64, max: i64) -> Result<i64, ApiError> {
     match raw {
-        None | Some("") => Ok(DEFAULT_PAGE),
+        None | Some("") => Ok(default),
         Some(s) => s
             .parse::<i64>()
             .ok()
-            .filter(|n| (1..=MAX_PAGE).contains(n))
-            .ok_or_else(|| ApiError::invalid_parameter("limit", format!("1 to {MAX_PAGE}."))),
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| ApiError::invalid_parameter("limit", format!("1 to {max}."))),
     }
 }
 
@@ -365,16 +370,11 @@ pub async fn get_replay(
     Path(secure_id): Path<String>,
     Query(p): Query<ReplayParams>,
 ) -> Result<Response, ApiError> {
-    let limit = match p.limit.as_deref() {
-        None | Some("") => REPLAY_PAGE_DEFAULT_CHUNKS,
-        Some(raw) => raw
-            .parse::<i64>()
-            .ok()
-            .filter(|n| (1..=REPLAY_PAGE_MAX_CHUNKS).contains(n))
-            .ok_or_else(|| {
-                ApiError::invalid_parameter("limit", format!("1 to {REPLAY_PAGE_MAX_CHUNKS}."))
-            })?,
-    };
+    let limit = bounded_limit(
+        p.limit.as_deref(),
+        REPLAY_PAGE_DEFAULT_CHUNKS,
+        REPLAY_PAGE_MAX_CHUNKS,
+    )?;
     let after = match p.after.as_deref() {
         None | Some("") => None,
         Some(raw) => Some(raw.parse::<i64>().map_err(|_| {

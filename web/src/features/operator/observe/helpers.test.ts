@@ -5,7 +5,7 @@ import { ratingOf, scaleMax } from './components/VitalsChart';
 import { traceLength, waterfallRows } from './components/Waterfall';
 import { formatClock, formatVital, millisBetween, nicknameOf } from './format';
 import { offsetParam, sessionPath } from './paths';
-import { firstEventTime } from './pages/SessionPage';
+import { firstEventTime } from './player/ReplayPlayer';
 import { frameSize, recordedViewport } from './player/ReplayPlayer';
 import { splitOperatorPath } from './OperatorRoutes';
 import { TRACE } from './test-fixtures';

@@ -10,20 +10,14 @@ import { formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { replayQueryOptions, sessionQueryOptions } from '../api/session';
-import type { ObsReplay, ObsSession, ReplayEvent, TimelineItem } from '../api/types';
+import type { ObsReplay, ObsSession, TimelineItem } from '../api/types';
 import { Timeline } from '../components/Timeline';
 import { Loading, MemberLabel, PageHeader, QueryProblem } from '../components/ui';
 import { formatBytes, formatClock, formatDateTime, millisBetween, nicknameOf, shortUrl } from '../format';
 import { useObserveT } from '../messages';
 import { OBSERVE_ROOT, offsetParam } from '../paths';
-import { ReplayPlayer, type ReplayPlayerHandle } from '../player/ReplayPlayer';
+import { firstEventTime, ReplayPlayer, type ReplayPlayerHandle } from '../player/ReplayPlayer';
 
-/** The replay's time origin: its earliest event (the player counts offsets from it). */
-export function firstEventTime(events: readonly ReplayEvent[]): number | undefined {
-  let first: number | undefined;
-  for (const e of events) if (typeof e.timestamp === 'number' && (first === undefined || e.timestamp < first)) first = e.timestamp;
-  return first;
-}
 
 function SessionMeta({ session }: { session: ObsSession }) {
   const t = useObserveT();

@@ -40,6 +40,13 @@ export function frameSize(boxWidth: number, viewport: { width: number; height: n
 
 const maxFrameHeight = () => Math.max(240, (typeof window === 'undefined' ? 800 : window.innerHeight) * 0.62 - CONTROLLER_PX);
 
+/** The replay's time origin: its earliest event (the player counts offsets from it). */
+export function firstEventTime(events: readonly ReplayEvent[]): number | undefined {
+  let first: number | undefined;
+  for (const e of events) if (typeof e.timestamp === 'number' && (first === undefined || e.timestamp < first)) first = e.timestamp;
+  return first;
+}
+
 /** Where an offset lies in a replay still loading: reachable now, or only once more pages arrived. */
 export function offsetLoaded(offsetMs: number, origin: number, loadedUntil: number): boolean {
   return origin + offsetMs <= loadedUntil;
@@ -151,7 +158,7 @@ export function ReplayPlayer({ pages, complete, initialOffset, ref }: ReplayPlay
         }
         localiseController(host, t('session.replay.skipInactive'));
         playerRef.current = player;
-        const origin = first.reduce((min, e) => Math.min(min, e.timestamp), Infinity);
+        const origin = firstEventTime(first) ?? 0;
         fed.current = { pages: 1, origin, until: lastTime(first, origin) };
         showPending();
         setStatus('ready');
