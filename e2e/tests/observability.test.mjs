@@ -81,11 +81,20 @@ describe('observability', () => {
     await page.goto('/');
     await page.getByTestId('index-cards').waitFor().catch(() => {});
     const pushes = () => graphql.filter((g) => g.op === 'PushSessionEvents').length;
-    const pushed = pushes();
+    const seen = graphql.length;
     await page.goto('/stocks/KRX:005930');
     // The recorder starts once the page's largest paint has settled (then when the
-    // browser is idle); wait for its first upload from this page.
-    await eventually(() => pushes() > pushed, { timeout: PUSH_WAIT_MS, interval: 100 });
+    // browser is idle); wait for this page's recorder: its initializeSession, then its
+    // first upload. (An upload alone may be the previous page's, sent as it unloaded:
+    // clicking before this page's recorder is there would send an untraced request.)
+    await eventually(
+      () => {
+        const ops = graphql.slice(seen).map((g) => g.op);
+        const init = ops.indexOf('initializeSession');
+        return init >= 0 && ops.indexOf('PushSessionEvents', init) > init;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 100 },
+    );
     // A click that calls the API while recording: the menu's portfolios link loads the
     // member's portfolios. Its request carries the browser's trace, which the server
     // continues with its own span and the database work under it.
