@@ -36,5 +36,7 @@ pub use performance::{
     PriceHistory,
 };
 pub use transaction::{CostMethod, PortfolioSettings, SplitRatio, Transaction, TxKind};
-pub use validation::{check_transaction, validate, Field, Issue, IssueCode, ValidationReport};
+pub use validation::{
+    applicable, check_transaction, validate, Applicable, Field, Issue, IssueCode, ValidationReport,
+};
 pub use valuation::{combine, value_portfolio, CurrencyMode, MarketSnapshot, Valuation};

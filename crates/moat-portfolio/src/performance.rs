@@ -6,14 +6,19 @@
 //! [`crate::ledger`]): money crossing the portfolio's boundary. Dividends, fees and
 //! taxes are not flows: they are the portfolio's own gains and losses.
 //!
-//! **Flow timing.** A flow is assumed to happen at the *end* of its day: day *t*'s
-//! return is `(V_t − F_t) / V_{t−1} − 1`, where `V` is the value at the close and `F`
-//! the day's net flow. This matches trades valued at closing prices: money deposited and
-//! invested at the close moves nothing that day, so deposits and withdrawals leave the
-//! TWR unchanged. When the portfolio was empty the day before (`V_{t−1} ≤ 0`: the
-//! first day, or after everything was withdrawn) the flow is taken at the *start* of the
-//! day instead, `V_t / F_t − 1`, so the first day's move from the trade price to the
-//! close is not lost. Days are chain-linked: TWR = Π(1 + r_t) − 1.
+//! **Flow timing.** A flow is taken at the *start* of its day, at its trade amounts:
+//! day *t*'s return is `(V_t − V_{t−1} − F_t) / (V_{t−1} + F_t)`, where `V` is the value
+//! at the close and `F` the day's net external flow (deposits and implicit deposits
+//! positive, withdrawals negative). The money a day's trades put in is measured from
+//! what was paid for them, not from a close: a buy above the day's close is a loss that
+//! day, a buy below it a gain, and the day's return is a weighted mean of its holdings'
+//! own returns (a holding bought that day from its fill price, the others from the
+//! previous close, cash at zero), so it can never fall below −100 %. A day on which no
+//! money is at work (`V_{t−1} + F_t ≤ 0`: the portfolio is empty, or everything was
+//! withdrawn at its start) has no return and is skipped (its factor is 1). Days are
+//! chain-linked: TWR = Π(1 + r_t) − 1. Money deposited at the start of a day and
+//! invested at its close earned nothing in between, so such a day's return is diluted
+//! by it: that is the convention's honest price. docs/portfolio.md works an example.
 //!
 //! **Money-weighted return** is XIRR of the investor's cash flows (the start value and
 //! deposits negative, withdrawals and the end value positive), Actual/365 like
@@ -167,12 +172,13 @@ pub fn daily_values(
     Ok(points)
 }
 
-/// One day's return, given the previous day's value (see the module doc).
-fn day_return(previous: Decimal, today: &DailyPoint) -> Decimal {
-    if previous > Decimal::ZERO {
-        (today.value - today.flow) / previous - Decimal::ONE
-    } else if today.flow > Decimal::ZERO {
-        today.value / today.flow - Decimal::ONE
+/// One day's return, given the previous day's close value (see the module doc): the
+/// day's gain over the money at work, the previous value plus the day's flow; zero
+/// when no money was at work.
+pub fn day_return(previous: Decimal, today: &DailyPoint) -> Decimal {
+    let at_work = previous + today.flow;
+    if at_work > Decimal::ZERO {
+        (today.value - previous - today.flow) / at_work
     } else {
         Decimal::ZERO
     }
@@ -310,7 +316,10 @@ impl Period {
     }
 }
 
-/// Why the three returns differ, for the UI to put in words.
+/// Why the three returns differ, for the UI to put in words. A code that names a flow
+/// always agrees with the sign of the difference it explains: `AddedBeforeRise` and
+/// `WithdrewBeforeFall` only when the money-weighted return is above the time-weighted
+/// one, `AddedBeforeFall` and `WithdrewBeforeRise` only when it is below.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExplanationCode {
@@ -319,7 +328,8 @@ pub enum ExplanationCode {
     /// Flows, but the money-weighted and time-weighted returns are within
     /// [`EXPLANATION_TOLERANCE`].
     Similar,
-    /// The largest flow was money added before the portfolio rose: MWR above TWR.
+    /// The largest flow that explains it was money added before the portfolio rose:
+    /// MWR above TWR.
     AddedBeforeRise,
     /// Money added before a fall: MWR below TWR.
     AddedBeforeFall,
@@ -327,8 +337,41 @@ pub enum ExplanationCode {
     WithdrewBeforeRise,
     /// Money withdrawn before a fall: MWR above TWR.
     WithdrewBeforeFall,
+    /// MWR above TWR, but no single flow was followed by the move that explains it
+    /// (the timing of several flows together did).
+    MwrAbove,
+    /// MWR below TWR, with no single flow to name.
+    MwrBelow,
     /// The money-weighted return has no solution for these flows.
     MwrUnavailable,
+}
+
+impl ExplanationCode {
+    /// Every code, for documentation and tests.
+    pub const ALL: [ExplanationCode; 9] = [
+        ExplanationCode::NoFlows,
+        ExplanationCode::Similar,
+        ExplanationCode::AddedBeforeRise,
+        ExplanationCode::AddedBeforeFall,
+        ExplanationCode::WithdrewBeforeRise,
+        ExplanationCode::WithdrewBeforeFall,
+        ExplanationCode::MwrAbove,
+        ExplanationCode::MwrBelow,
+        ExplanationCode::MwrUnavailable,
+    ];
+
+    /// The sign of MWR − TWR this code states: 1 above, −1 below, 0 for none.
+    pub fn direction(self) -> i8 {
+        match self {
+            ExplanationCode::AddedBeforeRise
+            | ExplanationCode::WithdrewBeforeFall
+            | ExplanationCode::MwrAbove => 1,
+            ExplanationCode::AddedBeforeFall
+            | ExplanationCode::WithdrewBeforeRise
+            | ExplanationCode::MwrBelow => -1,
+            ExplanationCode::NoFlows | ExplanationCode::Similar | ExplanationCode::MwrUnavailable => 0,
+        }
+    }
 }
 
 /// The explanation's code and the numbers its sentence needs.
@@ -433,8 +476,12 @@ pub fn performance(points: &[DailyPoint], as_of: NaiveDate) -> Vec<PeriodReturn>
         .collect()
 }
 
-/// Finds the period's largest flow and what the portfolio did after it: money added
-/// before a rise weighs the rise more in MWR than in TWR, and so on.
+/// Names what makes the money-weighted return differ from the time-weighted one. The
+/// direction comes from the difference itself; the flow named is the largest one whose
+/// direction and what followed it push that way (money added before a rise, or taken
+/// out before a fall, lifts MWR above TWR; the opposite pulls it below). "What followed"
+/// is the time-weighted return from the start of the flow's day (flows are at the start
+/// of their day) to the period's end.
 fn explain(
     points: &[DailyPoint],
     twr: Decimal,
@@ -449,29 +496,64 @@ fn explain(
         flow_share: None,
         return_after_flow: None,
     };
-    let largest = points
+    // growth_after[i]: the chain-linked growth of the days after point i.
+    let mut growth_after = vec![Decimal::ONE; points.len()];
+    for i in (0..points.len().saturating_sub(1)).rev() {
+        growth_after[i] =
+            growth_after[i + 1] * (Decimal::ONE + day_return(points[i].value, &points[i + 1]));
+    }
+    let flows: Vec<(usize, &DailyPoint)> = points
         .iter()
         .enumerate()
         .skip(1)
         .filter(|(_, p)| !p.flow.is_zero())
-        .max_by_key(|(_, p)| p.flow.abs());
-    let Some((index, flow)) = largest else {
+        .collect();
+    if flows.is_empty() {
         return explanation;
+    }
+    let difference = match explanation.difference {
+        None => {
+            explanation.code = ExplanationCode::MwrUnavailable;
+            return explanation;
+        }
+        Some(d) if d.abs() < EXPLANATION_TOLERANCE => {
+            explanation.code = ExplanationCode::Similar;
+            return explanation;
+        }
+        Some(d) => d,
     };
-    let after = time_weighted_return(&points[index..]);
-    explanation.flow_date = Some(flow.date);
-    explanation.flow_amount = Some(flow.flow);
-    explanation.flow_share = (at_work > Decimal::ZERO).then(|| flow.flow.abs() / at_work);
-    explanation.return_after_flow = Some(after);
-    explanation.code = match explanation.difference {
-        None => ExplanationCode::MwrUnavailable,
-        Some(d) if d.abs() < EXPLANATION_TOLERANCE => ExplanationCode::Similar,
-        Some(_) => match (flow.flow > Decimal::ZERO, after >= Decimal::ZERO) {
-            (true, true) => ExplanationCode::AddedBeforeRise,
-            (true, false) => ExplanationCode::AddedBeforeFall,
-            (false, true) => ExplanationCode::WithdrewBeforeRise,
-            (false, false) => ExplanationCode::WithdrewBeforeFall,
-        },
-    };
+    let above = difference > Decimal::ZERO;
+    let named = flows
+        .iter()
+        .filter_map(|(index, p)| {
+            let after = growth_after[index - 1] - Decimal::ONE;
+            let added = p.flow > Decimal::ZERO;
+            let code = match (added, after.cmp(&Decimal::ZERO)) {
+                (_, std::cmp::Ordering::Equal) => return None,
+                (true, std::cmp::Ordering::Greater) => ExplanationCode::AddedBeforeRise,
+                (true, std::cmp::Ordering::Less) => ExplanationCode::AddedBeforeFall,
+                (false, std::cmp::Ordering::Greater) => ExplanationCode::WithdrewBeforeRise,
+                (false, std::cmp::Ordering::Less) => ExplanationCode::WithdrewBeforeFall,
+            };
+            (code.direction() == if above { 1 } else { -1 }).then_some((code, *p, after))
+        })
+        .max_by_key(|(_, p, _)| p.flow.abs());
+    match named {
+        Some((code, flow, after)) => {
+            explanation.code = code;
+            explanation.flow_date = Some(flow.date);
+            explanation.flow_amount = Some(flow.flow);
+            explanation.flow_share =
+                (at_work > Decimal::ZERO).then(|| flow.flow.abs() / at_work);
+            explanation.return_after_flow = Some(after);
+        }
+        None => {
+            explanation.code = if above {
+                ExplanationCode::MwrAbove
+            } else {
+                ExplanationCode::MwrBelow
+            };
+        }
+    }
     explanation
 }

@@ -325,3 +325,40 @@ pub fn validate(settings: &PortfolioSettings, transactions: &[Transaction]) -> V
     }
     report
 }
+
+/// What of a transaction list can be applied: every transaction, in ledger order,
+/// before the first one with an error (of its own, or against the holdings at its
+/// date), and that error. A ledger that is valid as a whole gives every transaction and
+/// no error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applicable {
+    /// In ledger order (by date, then id).
+    pub transactions: Vec<Transaction>,
+    /// Why the next transaction could not be applied; `None` when all were.
+    pub stopped_at: Option<Issue>,
+}
+
+/// Cuts a ledger at its first transaction that cannot be applied. Data imported from
+/// elsewhere or written by a past bug can leave a ledger invalid (a sell of more than
+/// was held); valuation and performance then show everything before that transaction
+/// and name it, so the member can fix it, instead of failing as a whole.
+pub fn applicable(settings: &PortfolioSettings, transactions: &[Transaction]) -> Applicable {
+    let mut ledger = Ledger::empty(settings, &settings.base_currency);
+    let ordered = crate::transaction::sorted(transactions);
+    for (index, tx) in ordered.iter().enumerate() {
+        let issue = check_transaction(settings, tx).into_iter().next().or_else(|| {
+            let rate = crate::ledger::trade_rate_to_base(settings, tx);
+            ledger.apply(tx, rate).err()
+        });
+        if let Some(issue) = issue {
+            return Applicable {
+                transactions: ordered[..index].iter().map(|t| (*t).clone()).collect(),
+                stopped_at: Some(issue),
+            };
+        }
+    }
+    Applicable {
+        transactions: ordered.into_iter().cloned().collect(),
+        stopped_at: None,
+    }
+}

@@ -2,8 +2,9 @@
 // Reads {"xirr": [{"values": [...], "dates": [excel serials]}], "twr": [[{"value", "flow"}]]}
 // on stdin; prints {"xirr": [number|null], "twr": [number]}.
 // XIRR is @formulajs/formulajs's (spreadsheet-compatible), resolved from web/node_modules.
-// TWR is implemented here independently: sub-periods between flow days, chain-linked,
-// flows at the end of their day (at the start when the portfolio was empty before).
+// TWR is implemented here independently: sub-periods that each start at the start of a
+// flow day (the flow counted in the money at work) and end at the close before the next
+// flow day, chain-linked; a sub-period with no money at work is skipped.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 
@@ -12,18 +13,15 @@ const formulajs = require('@formulajs/formulajs');
 
 function twr(points) {
   let growth = 1;
-  let startValue = points[0].value;
+  let atWork = null; // money at work at the start of the current sub-period
   for (let i = 1; i < points.length; i++) {
     const { value, flow } = points[i];
-    const last = i === points.length - 1;
-    if (flow === 0 && !last) continue;
-    // The sub-period ends at the close of day i, before its flow.
-    if (startValue > 0) {
-      growth *= (value - flow) / startValue;
-    } else if (flow > 0) {
-      growth *= value / flow;
+    if (flow !== 0 || atWork === null) {
+      // A new sub-period starts this morning: close the last one at yesterday's close.
+      if (atWork !== null && atWork > 0) growth *= points[i - 1].value / atWork;
+      atWork = points[i - 1].value + flow;
     }
-    startValue = value;
+    if (i === points.length - 1 && atWork > 0) growth *= value / atWork;
   }
   return growth - 1;
 }
