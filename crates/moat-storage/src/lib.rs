@@ -23,9 +23,9 @@ pub use accounts::{
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use observability::ObservabilityStorage;
 pub use portfolio::{
-    NewPortfolio, NewTransaction, OrderableCash, PortfolioRow, PortfolioStorage, PortfolioUpdate,
-    TransactionRow, MAX_PORTFOLIOS, MAX_PORTFOLIO_NAME_CHARS, MAX_TRANSACTIONS_PER_PORTFOLIO,
-    TRANSACTION_KINDS,
+    IdempotentResponse, LedgerWrite, NewPortfolio, NewTransaction, OrderableCash, PortfolioRow,
+    PortfolioStorage, PortfolioUpdate, TransactionRow, MAX_PORTFOLIOS, MAX_PORTFOLIO_NAME_CHARS,
+    MAX_TRANSACTIONS_PER_PORTFOLIO, TRANSACTION_KINDS,
 };
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;

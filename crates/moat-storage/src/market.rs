@@ -846,6 +846,13 @@ macro_rules! impl_market_storage {
             ) -> Result<(), $crate::StorageError> {
                 let _db = $crate::probe::op("set_favorites");
                 let mut tx = self.pool.begin().await?;
+                // Locks the member's row first: two replacements at once take turns
+                // (in PostgreSQL the second's DELETE would not see the first's new rows,
+                // leaving both lists mixed, or a duplicate key).
+                sqlx::query("UPDATE users SET premium = premium WHERE id = $1")
+                    .bind(user_id)
+                    .execute(&mut *tx)
+                    .await?;
                 sqlx::query("DELETE FROM favorites WHERE user_id = $1")
                     .bind(user_id)
                     .execute(&mut *tx)

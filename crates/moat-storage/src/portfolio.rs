@@ -68,6 +68,9 @@ pub struct PortfolioRow {
     pub created_at: DateTime<Utc>,
     /// The last change to the portfolio's settings, orderable cash or transactions.
     pub updated_at: DateTime<Utc>,
+    /// Goes up by one with every write to the portfolio or its transactions, in the
+    /// same database transaction: what a cached result was computed from.
+    pub revision: i64,
 }
 
 /// What creating a portfolio needs. It goes after the member's other portfolios.
@@ -221,14 +224,35 @@ pub trait PortfolioStorage: Send + Sync {
         user_id: i64,
     ) -> Result<Vec<TransactionRow>, StorageError>;
 
-    /// Records a transaction; `None` when the portfolio is not the member's;
-    /// `LimitReached("transactions")` at [`MAX_TRANSACTIONS_PER_PORTFOLIO`].
+    /// Locks the portfolio's ledger for one change and returns it, or `None` when the
+    /// portfolio is not the member's. Until the handle is committed or dropped, every
+    /// other writer of this portfolio waits (on every instance): a row lock in
+    /// PostgreSQL, an immediate (write-locking) transaction in SQLite. Readers do not
+    /// wait. What the caller reads through the handle is therefore what its writes
+    /// apply to, so a check made on it (a sell against the shares held) cannot be
+    /// raced. Dropping the handle without committing changes nothing.
+    async fn lock_ledger(
+        &self,
+        user_id: i64,
+        portfolio_id: i64,
+    ) -> Result<Option<Box<dyn LedgerWrite>>, StorageError>;
+
+    /// Records a transaction without any check but the schema's; `None` when the
+    /// portfolio is not the member's; `LimitReached("transactions")` at
+    /// [`MAX_TRANSACTIONS_PER_PORTFOLIO`].
     async fn add_transaction(
         &self,
         user_id: i64,
         portfolio_id: i64,
         tx: &NewTransaction,
-    ) -> Result<Option<TransactionRow>, StorageError>;
+    ) -> Result<Option<TransactionRow>, StorageError> {
+        let Some(mut ledger) = self.lock_ledger(user_id, portfolio_id).await? else {
+            return Ok(None);
+        };
+        let row = ledger.add(tx).await?;
+        ledger.commit().await?;
+        Ok(Some(row))
+    }
 
     /// Replaces every field of a transaction but its fingerprint; `None` when it is
     /// not in that portfolio or the portfolio is not the member's.
@@ -238,7 +262,16 @@ pub trait PortfolioStorage: Send + Sync {
         portfolio_id: i64,
         tx_id: i64,
         tx: &NewTransaction,
-    ) -> Result<Option<TransactionRow>, StorageError>;
+    ) -> Result<Option<TransactionRow>, StorageError> {
+        let Some(mut ledger) = self.lock_ledger(user_id, portfolio_id).await? else {
+            return Ok(None);
+        };
+        let Some(row) = ledger.update(tx_id, tx).await? else {
+            return Ok(None);
+        };
+        ledger.commit().await?;
+        Ok(Some(row))
+    }
 
     /// Deletes a transaction; `false` when it is not in that portfolio or the
     /// portfolio is not the member's.
@@ -247,7 +280,16 @@ pub trait PortfolioStorage: Send + Sync {
         user_id: i64,
         portfolio_id: i64,
         tx_id: i64,
-    ) -> Result<bool, StorageError>;
+    ) -> Result<bool, StorageError> {
+        let Some(mut ledger) = self.lock_ledger(user_id, portfolio_id).await? else {
+            return Ok(false);
+        };
+        if !ledger.delete(tx_id).await? {
+            return Ok(false);
+        }
+        ledger.commit().await?;
+        Ok(true)
+    }
 
     /// Records many transactions in one database transaction: all of them or, on any
     /// error, none. Returns how many. `NotFound` when the portfolio is not the
@@ -258,7 +300,14 @@ pub trait PortfolioStorage: Send + Sync {
         user_id: i64,
         portfolio_id: i64,
         txs: &[NewTransaction],
-    ) -> Result<u64, StorageError>;
+    ) -> Result<u64, StorageError> {
+        let Some(mut ledger) = self.lock_ledger(user_id, portfolio_id).await? else {
+            return Err(StorageError::NotFound);
+        };
+        let n = ledger.insert_many(txs).await?;
+        ledger.commit().await?;
+        Ok(n)
+    }
 
     /// The distinct import fingerprints in the portfolio (to spot rows imported
     /// before). `NotFound` when the portfolio is not the member's.
@@ -267,6 +316,72 @@ pub trait PortfolioStorage: Send + Sync {
         user_id: i64,
         portfolio_id: i64,
     ) -> Result<Vec<String>, StorageError>;
+}
+
+/// The stored first answer to a request made with an `Idempotency-Key`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotentResponse {
+    /// Identifies the request (the caller's hash of its method, path and body).
+    pub request_hash: String,
+    pub status: u16,
+    /// The response body, as sent.
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A portfolio's ledger locked for one change ([`PortfolioStorage::lock_ledger`]).
+/// Nothing is visible to others before [`LedgerWrite::commit`]; dropping the handle
+/// rolls everything back.
+#[async_trait]
+pub trait LedgerWrite: Send {
+    /// The portfolio as it stood when locked.
+    fn portfolio(&self) -> &PortfolioRow;
+
+    /// Its transactions by trade date, then id (ledger order).
+    async fn transactions(&mut self) -> Result<Vec<TransactionRow>, StorageError>;
+
+    /// The distinct import fingerprints in the portfolio.
+    async fn import_fingerprints(&mut self) -> Result<Vec<String>, StorageError>;
+
+    /// Records a transaction. `LimitReached("transactions")` at
+    /// [`MAX_TRANSACTIONS_PER_PORTFOLIO`]; `Invalid` when it breaks the schema's checks.
+    async fn add(&mut self, tx: &NewTransaction) -> Result<TransactionRow, StorageError>;
+
+    /// Records many transactions; `LimitReached("transactions")` when they would take
+    /// the portfolio past [`MAX_TRANSACTIONS_PER_PORTFOLIO`].
+    async fn insert_many(&mut self, txs: &[NewTransaction]) -> Result<u64, StorageError>;
+
+    /// Replaces every field of a transaction but its fingerprint; `None` when it is not
+    /// in this portfolio.
+    async fn update(
+        &mut self,
+        tx_id: i64,
+        tx: &NewTransaction,
+    ) -> Result<Option<TransactionRow>, StorageError>;
+
+    /// Deletes a transaction; `false` when it is not in this portfolio.
+    async fn delete(&mut self, tx_id: i64) -> Result<bool, StorageError>;
+
+    /// The member's stored answer under `key`, if one was stored at or after `since`.
+    async fn idempotent_response(
+        &mut self,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Option<IdempotentResponse>, StorageError>;
+
+    /// Stores the answer under the member's `key` (replacing one older than `since`),
+    /// and forgets the member's answers older than `since`. `Conflict("idempotency_key")`
+    /// when a concurrent request stored one under the key first.
+    async fn remember_response(
+        &mut self,
+        key: &str,
+        response: &IdempotentResponse,
+        since: DateTime<Utc>,
+    ) -> Result<(), StorageError>;
+
+    /// Adds one to the portfolio's revision, makes every change visible, and returns
+    /// the portfolio as it now stands.
+    async fn commit(self: Box<Self>) -> Result<PortfolioRow, StorageError>;
 }
 
 /// A `portfolios` row as both backends return it.
@@ -284,6 +399,7 @@ pub(crate) struct PortfolioDbRow {
     pub orderable_cash_updated_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    pub revision: i64,
 }
 
 impl PortfolioDbRow {
@@ -311,6 +427,7 @@ impl PortfolioDbRow {
             orderable_cash,
             created_at: self.created_at,
             updated_at: self.updated_at,
+            revision: self.revision,
         })
     }
 }
@@ -379,7 +496,7 @@ fn dec(s: &str) -> Result<Decimal, StorageError> {
 
 pub(crate) const PORTFOLIO_COLUMNS: &str =
     "id, user_id, name, base_currency, cost_method, broker, position, orderable_cash, \
-     orderable_cash_currency, orderable_cash_updated_at, created_at, updated_at";
+     orderable_cash_currency, orderable_cash_updated_at, created_at, updated_at, revision";
 
 pub(crate) const TRANSACTION_COLUMNS: &str =
     "id, portfolio_id, kind, trade_date, instrument_id, quantity, price, fee, tax, currency, \
@@ -458,7 +575,224 @@ pub(crate) fn invalid_or(e: sqlx::Error) -> StorageError {
 /// portfolio's `updated_at`). SQLite then holds the write lock from the first
 /// statement, and PostgreSQL serialises writers on that row.
 macro_rules! impl_portfolio_storage {
-    ($ty:ty, $db:ty) => {
+    ($ty:ty, $db:ty, $ledger:ident, $begin:literal) => {
+        /// A locked ledger of this backend ([`$crate::portfolio::LedgerWrite`]).
+        pub struct $ledger {
+            tx: sqlx::Transaction<'static, $db>,
+            portfolio: $crate::portfolio::PortfolioRow,
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::portfolio::LedgerWrite for $ledger {
+            fn portfolio(&self) -> &$crate::portfolio::PortfolioRow {
+                &self.portfolio
+            }
+
+            async fn transactions(
+                &mut self,
+            ) -> Result<Vec<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_transactions");
+                use $crate::portfolio::{TransactionDbRow, TRANSACTION_COLUMNS};
+                let rows: Vec<TransactionDbRow> = sqlx::query_as(&format!(
+                    "SELECT {TRANSACTION_COLUMNS} FROM transactions
+                     WHERE portfolio_id = $1 ORDER BY trade_date, id"
+                ))
+                .bind(self.portfolio.id)
+                .fetch_all(&mut *self.tx)
+                .await?;
+                rows.into_iter().map(TransactionDbRow::into_row).collect()
+            }
+
+            async fn import_fingerprints(&mut self) -> Result<Vec<String>, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_import_fingerprints");
+                Ok(sqlx::query_scalar(
+                    "SELECT DISTINCT import_fingerprint FROM transactions
+                     WHERE portfolio_id = $1 AND import_fingerprint IS NOT NULL
+                     ORDER BY import_fingerprint",
+                )
+                .bind(self.portfolio.id)
+                .fetch_all(&mut *self.tx)
+                .await?)
+            }
+
+            async fn add(
+                &mut self,
+                new: &$crate::portfolio::NewTransaction,
+            ) -> Result<$crate::portfolio::TransactionRow, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_add");
+                use $crate::portfolio::{
+                    invalid_or, push_transaction, TransactionDbRow, MAX_TRANSACTIONS_PER_PORTFOLIO,
+                    TRANSACTION_COLUMNS, TRANSACTION_INSERT,
+                };
+                let count: i64 =
+                    sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE portfolio_id = $1")
+                        .bind(self.portfolio.id)
+                        .fetch_one(&mut *self.tx)
+                        .await?;
+                if count >= MAX_TRANSACTIONS_PER_PORTFOLIO as i64 {
+                    return Err($crate::StorageError::LimitReached("transactions"));
+                }
+                let now = chrono::Utc::now();
+                let mut q = sqlx::QueryBuilder::<$db>::new(TRANSACTION_INSERT);
+                q.push_values(std::iter::once(new), |mut b, new| {
+                    push_transaction(&mut b, self.portfolio.id, new, now);
+                });
+                q.push(format!(" RETURNING {TRANSACTION_COLUMNS}"));
+                let row: TransactionDbRow = q
+                    .build_query_as()
+                    .fetch_one(&mut *self.tx)
+                    .await
+                    .map_err(invalid_or)?;
+                row.into_row()
+            }
+
+            async fn insert_many(
+                &mut self,
+                txs: &[$crate::portfolio::NewTransaction],
+            ) -> Result<u64, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_insert_many");
+                use $crate::portfolio::{
+                    invalid_or, push_transaction, MAX_TRANSACTIONS_PER_PORTFOLIO, TRANSACTION_INSERT,
+                };
+                let count: i64 =
+                    sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE portfolio_id = $1")
+                        .bind(self.portfolio.id)
+                        .fetch_one(&mut *self.tx)
+                        .await?;
+                if count as u64 + txs.len() as u64 > MAX_TRANSACTIONS_PER_PORTFOLIO as u64 {
+                    return Err($crate::StorageError::LimitReached("transactions"));
+                }
+                let now = chrono::Utc::now();
+                for chunk in txs.chunks($crate::market::INSERT_CHUNK_ROWS) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(TRANSACTION_INSERT);
+                    q.push_values(chunk, |mut b, new| {
+                        push_transaction(&mut b, self.portfolio.id, new, now);
+                    });
+                    q.build().execute(&mut *self.tx).await.map_err(invalid_or)?;
+                }
+                Ok(txs.len() as u64)
+            }
+
+            async fn update(
+                &mut self,
+                tx_id: i64,
+                new: &$crate::portfolio::NewTransaction,
+            ) -> Result<Option<$crate::portfolio::TransactionRow>, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_update");
+                use $crate::portfolio::{invalid_or, TransactionDbRow, TRANSACTION_COLUMNS};
+                let row: Option<TransactionDbRow> = sqlx::query_as(&format!(
+                    "UPDATE transactions SET kind = $1, trade_date = $2, instrument_id = $3,
+                         quantity = $4, price = $5, fee = $6, tax = $7, currency = $8,
+                         fx_rate = $9, split_numerator = $10, split_denominator = $11,
+                         note = $12, updated_at = $13
+                     WHERE id = $14 AND portfolio_id = $15 RETURNING {TRANSACTION_COLUMNS}"
+                ))
+                .bind(&new.kind)
+                .bind(new.trade_date)
+                .bind(new.instrument_id.as_ref().map(ToString::to_string))
+                .bind(new.quantity.to_string())
+                .bind(new.price.to_string())
+                .bind(new.fee.to_string())
+                .bind(new.tax.to_string())
+                .bind(&new.currency)
+                .bind(new.fx_rate.map(|r| r.to_string()))
+                .bind(new.split_numerator.map(i64::from))
+                .bind(new.split_denominator.map(i64::from))
+                .bind(&new.note)
+                .bind(chrono::Utc::now())
+                .bind(tx_id)
+                .bind(self.portfolio.id)
+                .fetch_optional(&mut *self.tx)
+                .await
+                .map_err(invalid_or)?;
+                row.map(TransactionDbRow::into_row).transpose()
+            }
+
+            async fn delete(&mut self, tx_id: i64) -> Result<bool, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_delete");
+                let done = sqlx::query("DELETE FROM transactions WHERE id = $1 AND portfolio_id = $2")
+                    .bind(tx_id)
+                    .bind(self.portfolio.id)
+                    .execute(&mut *self.tx)
+                    .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn idempotent_response(
+                &mut self,
+                key: &str,
+                since: chrono::DateTime<chrono::Utc>,
+            ) -> Result<Option<$crate::portfolio::IdempotentResponse>, $crate::StorageError> {
+                let _db = $crate::probe::op("idempotent_response");
+                let row: Option<(String, i32, String, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+                    "SELECT request_hash, status, body, created_at FROM idempotency_keys
+                     WHERE user_id = $1 AND key = $2 AND created_at >= $3",
+                )
+                .bind(self.portfolio.user_id)
+                .bind(key)
+                .bind(since)
+                .fetch_optional(&mut *self.tx)
+                .await?;
+                row.map(|(request_hash, status, body, created_at)| {
+                    Ok($crate::portfolio::IdempotentResponse {
+                        request_hash,
+                        status: u16::try_from(status)
+                            .map_err(|_| $crate::StorageError::Invalid("stored status is out of range"))?,
+                        body,
+                        created_at,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn remember_response(
+                &mut self,
+                key: &str,
+                response: &$crate::portfolio::IdempotentResponse,
+                since: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::StorageError> {
+                let _db = $crate::probe::op("remember_response");
+                sqlx::query("DELETE FROM idempotency_keys WHERE user_id = $1 AND created_at < $2")
+                    .bind(self.portfolio.user_id)
+                    .bind(since)
+                    .execute(&mut *self.tx)
+                    .await?;
+                let inserted = sqlx::query(
+                    "INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id, key) DO NOTHING",
+                )
+                .bind(self.portfolio.user_id)
+                .bind(key)
+                .bind(&response.request_hash)
+                .bind(i32::from(response.status))
+                .bind(&response.body)
+                .bind(response.created_at)
+                .execute(&mut *self.tx)
+                .await?;
+                if inserted.rows_affected() == 0 {
+                    return Err($crate::StorageError::Conflict("idempotency_key"));
+                }
+                Ok(())
+            }
+
+            async fn commit(
+                mut self: Box<Self>,
+            ) -> Result<$crate::portfolio::PortfolioRow, $crate::StorageError> {
+                let _db = $crate::probe::op("ledger_commit");
+                use $crate::portfolio::{PortfolioDbRow, PORTFOLIO_COLUMNS};
+                let row: PortfolioDbRow = sqlx::query_as(&format!(
+                    "UPDATE portfolios SET revision = revision + 1, updated_at = $1 WHERE id = $2
+                     RETURNING {PORTFOLIO_COLUMNS}"
+                ))
+                .bind(chrono::Utc::now())
+                .bind(self.portfolio.id)
+                .fetch_one(&mut *self.tx)
+                .await?;
+                self.tx.commit().await?;
+                row.into_row()
+            }
+        }
+
         #[async_trait::async_trait]
         impl $crate::portfolio::PortfolioStorage for $ty {
             async fn portfolio_count(&self, user_id: i64) -> Result<i64, $crate::StorageError> {
@@ -562,7 +896,7 @@ macro_rules! impl_portfolio_storage {
                          base_currency = COALESCE($2, base_currency),
                          cost_method = COALESCE($3, cost_method),
                          broker = CASE WHEN $4 THEN $5 ELSE broker END,
-                         updated_at = $6
+                         updated_at = $6, revision = revision + 1
                      WHERE id = $7 AND user_id = $8 RETURNING {PORTFOLIO_COLUMNS}"
                 ))
                 .bind(update.name.as_deref())
@@ -640,7 +974,8 @@ macro_rules! impl_portfolio_storage {
                 use $crate::portfolio::{invalid_or, PortfolioDbRow, PORTFOLIO_COLUMNS};
                 let row: Option<PortfolioDbRow> = sqlx::query_as(&format!(
                     "UPDATE portfolios SET orderable_cash = $1, orderable_cash_currency = $2,
-                         orderable_cash_updated_at = $3, updated_at = $4
+                         orderable_cash_updated_at = $3, updated_at = $4,
+                         revision = revision + 1
                      WHERE id = $5 AND user_id = $6 RETURNING {PORTFOLIO_COLUMNS}"
                 ))
                 .bind(cash.map(|c| c.amount.to_string()))
@@ -699,180 +1034,32 @@ macro_rules! impl_portfolio_storage {
                 rows.into_iter().map(TransactionDbRow::into_row).collect()
             }
 
-            async fn add_transaction(
+            async fn lock_ledger(
                 &self,
                 user_id: i64,
                 portfolio_id: i64,
-                new: &$crate::portfolio::NewTransaction,
-            ) -> Result<Option<$crate::portfolio::TransactionRow>, $crate::StorageError> {
-                let _db = $crate::probe::op("add_transaction");
-                use $crate::portfolio::{
-                    invalid_or, push_transaction, TransactionDbRow, MAX_TRANSACTIONS_PER_PORTFOLIO,
-                    TRANSACTION_COLUMNS, TRANSACTION_INSERT,
-                };
-                let now = chrono::Utc::now();
-                let mut tx = self.pool.begin().await?;
-                // Checks ownership and locks the portfolio (see the macro's doc).
-                let owned = sqlx::query(
-                    "UPDATE portfolios SET updated_at = $1 WHERE id = $2 AND user_id = $3",
-                )
-                .bind(now)
-                .bind(portfolio_id)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-                if owned.rows_affected() == 0 {
-                    return Ok(None);
-                }
-                let count: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE portfolio_id = $1")
-                        .bind(portfolio_id)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                if count >= MAX_TRANSACTIONS_PER_PORTFOLIO as i64 {
-                    return Err($crate::StorageError::LimitReached("transactions"));
-                }
-                let mut q = sqlx::QueryBuilder::<$db>::new(TRANSACTION_INSERT);
-                q.push_values(std::iter::once(new), |mut b, new| {
-                    push_transaction(&mut b, portfolio_id, new, now);
-                });
-                q.push(format!(" RETURNING {TRANSACTION_COLUMNS}"));
-                let row: TransactionDbRow = q
-                    .build_query_as()
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(invalid_or)?;
-                tx.commit().await?;
-                row.into_row().map(Some)
-            }
-
-            async fn update_transaction(
-                &self,
-                user_id: i64,
-                portfolio_id: i64,
-                tx_id: i64,
-                new: &$crate::portfolio::NewTransaction,
-            ) -> Result<Option<$crate::portfolio::TransactionRow>, $crate::StorageError> {
-                let _db = $crate::probe::op("update_transaction");
-                use $crate::portfolio::{invalid_or, TransactionDbRow, TRANSACTION_COLUMNS};
-                let now = chrono::Utc::now();
-                let mut tx = self.pool.begin().await?;
-                let owned = sqlx::query(
-                    "UPDATE portfolios SET updated_at = $1 WHERE id = $2 AND user_id = $3",
-                )
-                .bind(now)
-                .bind(portfolio_id)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-                if owned.rows_affected() == 0 {
-                    return Ok(None);
-                }
-                let row: Option<TransactionDbRow> = sqlx::query_as(&format!(
-                    "UPDATE transactions SET kind = $1, trade_date = $2, instrument_id = $3,
-                         quantity = $4, price = $5, fee = $6, tax = $7, currency = $8,
-                         fx_rate = $9, split_numerator = $10, split_denominator = $11,
-                         note = $12, updated_at = $13
-                     WHERE id = $14 AND portfolio_id = $15 RETURNING {TRANSACTION_COLUMNS}"
+            ) -> Result<Option<Box<dyn $crate::portfolio::LedgerWrite>>, $crate::StorageError> {
+                let _db = $crate::probe::op("lock_ledger");
+                use $crate::portfolio::{PortfolioDbRow, PORTFOLIO_COLUMNS};
+                let mut tx = self.pool.begin_with($begin).await?;
+                // A write as the first statement: it takes the portfolio's row lock in
+                // PostgreSQL (SQLite's write lock is already held since BEGIN IMMEDIATE)
+                // and checks ownership.
+                let row: Option<PortfolioDbRow> = sqlx::query_as(&format!(
+                    "UPDATE portfolios SET revision = revision WHERE id = $1 AND user_id = $2
+                     RETURNING {PORTFOLIO_COLUMNS}"
                 ))
-                .bind(&new.kind)
-                .bind(new.trade_date)
-                .bind(new.instrument_id.as_ref().map(ToString::to_string))
-                .bind(new.quantity.to_string())
-                .bind(new.price.to_string())
-                .bind(new.fee.to_string())
-                .bind(new.tax.to_string())
-                .bind(&new.currency)
-                .bind(new.fx_rate.map(|r| r.to_string()))
-                .bind(new.split_numerator.map(i64::from))
-                .bind(new.split_denominator.map(i64::from))
-                .bind(&new.note)
-                .bind(now)
-                .bind(tx_id)
                 .bind(portfolio_id)
+                .bind(user_id)
                 .fetch_optional(&mut *tx)
-                .await
-                .map_err(invalid_or)?;
+                .await?;
                 let Some(row) = row else {
-                    // Not in this portfolio: leave the portfolio untouched too.
                     return Ok(None);
                 };
-                tx.commit().await?;
-                row.into_row().map(Some)
-            }
-
-            async fn delete_transaction(
-                &self,
-                user_id: i64,
-                portfolio_id: i64,
-                tx_id: i64,
-            ) -> Result<bool, $crate::StorageError> {
-                let _db = $crate::probe::op("delete_transaction");
-                let now = chrono::Utc::now();
-                let mut tx = self.pool.begin().await?;
-                let owned = sqlx::query(
-                    "UPDATE portfolios SET updated_at = $1 WHERE id = $2 AND user_id = $3",
-                )
-                .bind(now)
-                .bind(portfolio_id)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-                if owned.rows_affected() == 0 {
-                    return Ok(false);
-                }
-                let done = sqlx::query("DELETE FROM transactions WHERE id = $1 AND portfolio_id = $2")
-                    .bind(tx_id)
-                    .bind(portfolio_id)
-                    .execute(&mut *tx)
-                    .await?;
-                if done.rows_affected() == 0 {
-                    return Ok(false);
-                }
-                tx.commit().await?;
-                Ok(true)
-            }
-
-            async fn import_transactions(
-                &self,
-                user_id: i64,
-                portfolio_id: i64,
-                txs: &[$crate::portfolio::NewTransaction],
-            ) -> Result<u64, $crate::StorageError> {
-                let _db = $crate::probe::op("import_transactions");
-                use $crate::portfolio::{
-                    invalid_or, push_transaction, MAX_TRANSACTIONS_PER_PORTFOLIO, TRANSACTION_INSERT,
-                };
-                let now = chrono::Utc::now();
-                let mut tx = self.pool.begin().await?;
-                let owned = sqlx::query(
-                    "UPDATE portfolios SET updated_at = $1 WHERE id = $2 AND user_id = $3",
-                )
-                .bind(now)
-                .bind(portfolio_id)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-                if owned.rows_affected() == 0 {
-                    return Err($crate::StorageError::NotFound);
-                }
-                let count: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE portfolio_id = $1")
-                        .bind(portfolio_id)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                if count as u64 + txs.len() as u64 > MAX_TRANSACTIONS_PER_PORTFOLIO as u64 {
-                    return Err($crate::StorageError::LimitReached("transactions"));
-                }
-                for chunk in txs.chunks($crate::market::INSERT_CHUNK_ROWS) {
-                    let mut q = sqlx::QueryBuilder::<$db>::new(TRANSACTION_INSERT);
-                    q.push_values(chunk, |mut b, new| {
-                        push_transaction(&mut b, portfolio_id, new, now);
-                    });
-                    q.build().execute(&mut *tx).await.map_err(invalid_or)?;
-                }
-                tx.commit().await?;
-                Ok(txs.len() as u64)
+                Ok(Some(Box::new($ledger {
+                    tx,
+                    portfolio: row.into_row()?,
+                })))
             }
 
             async fn import_fingerprints(

@@ -38,7 +38,12 @@ impl PostgresStorage {
 }
 
 crate::accounts::impl_account_storage!(PostgresStorage);
-crate::portfolio::impl_portfolio_storage!(PostgresStorage, sqlx::Postgres);
+crate::portfolio::impl_portfolio_storage!(
+    PostgresStorage,
+    sqlx::Postgres,
+    PostgresLedgerWrite,
+    "BEGIN"
+);
 crate::observability::impl_observability_storage!(PostgresStorage, sqlx::Postgres);
 crate::market::impl_market_storage!(
     PostgresStorage,

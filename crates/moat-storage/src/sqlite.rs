@@ -51,7 +51,12 @@ impl SqliteStorage {
 }
 
 crate::accounts::impl_account_storage!(SqliteStorage);
-crate::portfolio::impl_portfolio_storage!(SqliteStorage, sqlx::Sqlite);
+crate::portfolio::impl_portfolio_storage!(
+    SqliteStorage,
+    sqlx::Sqlite,
+    SqliteLedgerWrite,
+    "BEGIN IMMEDIATE"
+);
 crate::observability::impl_observability_storage!(SqliteStorage, sqlx::Sqlite);
 crate::market::impl_market_storage!(
     SqliteStorage,

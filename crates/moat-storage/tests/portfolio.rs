@@ -863,3 +863,282 @@ async fn concurrent_writers_respect_the_cap_and_positions() {
         assert_eq!(s.transactions(u, p).await.unwrap().len(), 24, "{b:?}");
     }
 }
+
+/// Shares held of `id` in a ledger, summed from its buys and sells.
+fn held(rows: &[TransactionRow], id: &str) -> Decimal {
+    rows.iter()
+        .filter(|r| r.instrument_id.as_ref().map(ToString::to_string).as_deref() == Some(id))
+        .map(|r| match r.kind.as_str() {
+            "buy" => r.quantity,
+            "sell" => -r.quantity,
+            _ => Decimal::ZERO,
+        })
+        .sum()
+}
+
+/// Twenty writers each check the shares held and sell all ten if they are there, all
+/// at once: with the check made through the locked ledger only one of them sells.
+#[tokio::test]
+async fn a_check_made_through_the_locked_ledger_cannot_be_raced() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let user = member(&*s, "racer").await;
+        let p = s.create_portfolio(user, &new_portfolio("p")).await.unwrap();
+        s.add_transaction(
+            user,
+            p.id,
+            &buy(d(2024, 1, 2), "KRX:005930", "10", "70000", "KRW"),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        let mut tasks = Vec::new();
+        for _ in 0..20 {
+            let s = s.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut ledger = s.lock_ledger(user, p.id).await.unwrap().unwrap();
+                let rows = ledger.transactions().await.unwrap();
+                if held(&rows, "KRX:005930") < dec("10") {
+                    return false;
+                }
+                let sell = NewTransaction {
+                    kind: "sell".into(),
+                    ..buy(d(2024, 1, 3), "KRX:005930", "10", "71000", "KRW")
+                };
+                ledger.add(&sell).await.unwrap();
+                ledger.commit().await.unwrap();
+                true
+            }));
+        }
+        let mut sold = 0;
+        for t in tasks {
+            sold += usize::from(t.await.unwrap());
+        }
+        assert_eq!(sold, 1, "{:?}: one sell went through", db.backend);
+        let rows = s.transactions(user, p.id).await.unwrap();
+        assert_eq!(held(&rows, "KRX:005930"), Decimal::ZERO, "{:?}", db.backend);
+        assert_eq!(rows.len(), 2, "{:?}", db.backend);
+    }
+}
+
+/// A second writer of a portfolio waits for the first to commit and then sees its
+/// write; in PostgreSQL a writer of another portfolio does not wait (SQLite has one
+/// writer at a time for the whole database).
+#[tokio::test]
+async fn a_second_writer_waits_for_the_first() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let user = member(&*s, "waiter").await;
+        let a = s.create_portfolio(user, &new_portfolio("a")).await.unwrap();
+        let b = s.create_portfolio(user, &new_portfolio("b")).await.unwrap();
+        let mut first = s.lock_ledger(user, a.id).await.unwrap().unwrap();
+        first
+            .add(&buy(d(2024, 1, 2), "KRX:005930", "1", "70000", "KRW"))
+            .await
+            .unwrap();
+        if db.backend == Backend::Postgres {
+            // Another portfolio is not held up.
+            let other = s.lock_ledger(user, b.id).await.unwrap().unwrap();
+            drop(other);
+        }
+        let s2 = s.clone();
+        let second = tokio::spawn(async move {
+            let mut ledger = s2.lock_ledger(user, a.id).await.unwrap().unwrap();
+            ledger.transactions().await.unwrap().len()
+        });
+        // Still waiting while the first holds the lock (a bounded wait for something
+        // that must not happen).
+        tokio::task::yield_now().await;
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(300), async {
+                while !second.is_finished() {
+                    tokio::task::yield_now().await;
+                }
+            })
+            .await
+            .is_err(),
+            "{:?}: the second writer did not wait",
+            db.backend
+        );
+        let committed = first.commit().await.unwrap();
+        assert_eq!(committed.revision, a.revision + 1);
+        assert_eq!(
+            second.await.unwrap(),
+            1,
+            "{:?}: sees the first's write",
+            db.backend
+        );
+    }
+}
+
+/// Every write adds one to the revision; a ledger dropped without committing changes
+/// nothing, the revision included; settings changes count too.
+#[tokio::test]
+async fn every_write_bumps_the_revision_and_a_dropped_ledger_changes_nothing() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let user = member(&*s, "rev").await;
+        let p = s.create_portfolio(user, &new_portfolio("p")).await.unwrap();
+        assert_eq!(p.revision, 0);
+        let rev = |s: std::sync::Arc<dyn Storage>| async move {
+            s.portfolio(user, p.id).await.unwrap().unwrap().revision
+        };
+        let t = s
+            .add_transaction(
+                user,
+                p.id,
+                &buy(d(2024, 1, 2), "KRX:005930", "1", "70000", "KRW"),
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(rev(s.clone()).await, 1);
+        let mut ledger = s.lock_ledger(user, p.id).await.unwrap().unwrap();
+        ledger.delete(t.id).await.unwrap();
+        drop(ledger);
+        assert_eq!(rev(s.clone()).await, 1, "{:?}: rolled back", db.backend);
+        assert_eq!(s.transactions(user, p.id).await.unwrap().len(), 1);
+        s.update_portfolio(
+            user,
+            p.id,
+            &PortfolioUpdate {
+                cost_method: Some("fifo".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(rev(s.clone()).await, 2);
+        s.set_orderable_cash(user, p.id, None).await.unwrap();
+        assert_eq!(rev(s.clone()).await, 3);
+        assert!(s.delete_transaction(user, p.id, t.id).await.unwrap());
+        assert_eq!(rev(s.clone()).await, 4);
+        // Another member's portfolio cannot be locked.
+        let other = member(&*s, "other").await;
+        assert!(s.lock_ledger(other, p.id).await.unwrap().is_none());
+    }
+}
+
+/// Stored answers to idempotent requests: found under the member's key while fresh,
+/// a second one under the same key refused, an old one replaced and forgotten; another
+/// member's key is another key; they go with the member.
+#[tokio::test]
+async fn idempotent_answers_are_kept_per_member_and_key() {
+    use moat_storage::IdempotentResponse;
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let user = member(&*s, "idem").await;
+        let other = member(&*s, "idem2").await;
+        let p = s.create_portfolio(user, &new_portfolio("p")).await.unwrap();
+        let q = s
+            .create_portfolio(other, &new_portfolio("q"))
+            .await
+            .unwrap();
+        let now = Utc::now();
+        let day_ago = now - chrono::Duration::hours(24);
+        let answer = |hash: &str, at| IdempotentResponse {
+            request_hash: hash.into(),
+            status: 201,
+            body: "{\"id\":1}".into(),
+            created_at: at,
+        };
+        let mut ledger = s.lock_ledger(user, p.id).await.unwrap().unwrap();
+        assert_eq!(
+            ledger.idempotent_response("k1", day_ago).await.unwrap(),
+            None
+        );
+        ledger
+            .remember_response("k1", &answer("h1", now), day_ago)
+            .await
+            .unwrap();
+        // An old answer under another key, to be forgotten by the next store.
+        ledger
+            .remember_response(
+                "old",
+                &answer("h0", now - chrono::Duration::hours(30)),
+                now - chrono::Duration::hours(48),
+            )
+            .await
+            .unwrap();
+        ledger.commit().await.unwrap();
+
+        let mut ledger = s.lock_ledger(user, p.id).await.unwrap().unwrap();
+        let found = ledger
+            .idempotent_response("k1", day_ago)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                found.request_hash.as_str(),
+                found.status,
+                found.body.as_str()
+            ),
+            ("h1", 201, "{\"id\":1}"),
+            "{:?}",
+            db.backend
+        );
+        assert!(
+            (found.created_at - now).num_milliseconds().abs() < 1,
+            "{:?}",
+            db.backend
+        );
+        // Not fresh enough for a later cut-off.
+        assert_eq!(
+            ledger
+                .idempotent_response("k1", now + chrono::Duration::seconds(1))
+                .await
+                .unwrap(),
+            None
+        );
+        assert!(matches!(
+            ledger
+                .remember_response("k1", &answer("h2", now), day_ago)
+                .await,
+            Err(StorageError::Conflict("idempotency_key"))
+        ));
+        drop(ledger);
+        let mut ledger = s.lock_ledger(user, p.id).await.unwrap().unwrap();
+        assert_eq!(
+            ledger
+                .idempotent_response("old", now - chrono::Duration::hours(48))
+                .await
+                .unwrap()
+                .map(|a| a.request_hash),
+            Some("h0".into())
+        );
+        ledger
+            .remember_response("k2", &answer("h3", now), day_ago)
+            .await
+            .unwrap();
+        assert_eq!(
+            ledger
+                .idempotent_response("old", now - chrono::Duration::hours(48))
+                .await
+                .unwrap(),
+            None,
+            "{:?}: forgotten",
+            db.backend
+        );
+        ledger.commit().await.unwrap();
+        // The other member's "k1" is theirs.
+        let mut theirs = s.lock_ledger(other, q.id).await.unwrap().unwrap();
+        assert_eq!(
+            theirs.idempotent_response("k1", day_ago).await.unwrap(),
+            None
+        );
+        theirs
+            .remember_response("k1", &answer("h9", now), day_ago)
+            .await
+            .unwrap();
+        theirs.commit().await.unwrap();
+        assert_eq!(count_rows(&db, "idempotency_keys").await, 3);
+        s.delete_user(user, Utc::now()).await.unwrap();
+        assert_eq!(
+            count_rows(&db, "idempotency_keys").await,
+            1,
+            "{:?}: gone with the member",
+            db.backend
+        );
+    }
+}
