@@ -155,7 +155,7 @@ fn main() {
     let csv = csv_file::export(&txs);
     let ms = time(11, || csv_file::export(&txs));
     println!("  CSV export ({} KB): median {ms:.2} ms", csv.len() / 1024);
-    let ms = time(11, || csv_file::preview(&csv, &settings, &txs));
+    let ms = time(11, || csv_file::preview(&csv, &settings, &txs).unwrap());
     println!("  CSV import preview of the same file against the portfolio: median {ms:.2} ms");
     let flows: Vec<(NaiveDate, Decimal)> = (0..1_000)
         .map(|k| {

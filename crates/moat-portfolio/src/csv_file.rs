@@ -27,11 +27,20 @@
 //!
 //! # Preview, then import
 //!
-//! [`preview`] parses and validates the whole file against the portfolio's existing
-//! transactions and reports an error for **each** bad row (its line number, column,
-//! stable code and message). Nothing is imported while any row is bad:
-//! [`ImportPreview::into_new_transactions`] gives the rows to insert only when there is
-//! no error.
+//! [`parse`] reads a file as a stream (row by row from any [`Read`], so a file is
+//! never held whole) and stops past [`MAX_IMPORT_ROWS`] rows or [`MAX_IMPORT_BYTES`]
+//! bytes; [`check`] validates the rows against the portfolio's existing transactions
+//! and reports an error for **each** bad row (its line number, column, stable code and
+//! message). [`preview`] is both, for text in memory. Nothing is imported while any row
+//! is bad: [`ImportPreview::into_new_transactions`] gives the rows to insert only when
+//! there is no error. [`recheck`] checks a previewed file again against the ledger as
+//! it stands when the import is written.
+//!
+//! # Export
+//!
+//! A cell that a spreadsheet would run as a formula (one starting with `=`, `+`, `-`,
+//! `@`, a tab or a carriage return) is written with a leading `'`, unless it is a plain
+//! number; [`parse`] drops that `'` again, so an export imports unchanged.
 //!
 //! # Rows already imported
 //!
@@ -44,6 +53,7 @@
 //! both kept when only one of them was imported before.
 
 use std::collections::HashMap;
+use std::io::Read;
 
 use chrono::NaiveDate;
 use moat_market::{Exchange, InstrumentId};
@@ -102,6 +112,22 @@ const DATE_FORMATS: [&str; 4] = ["%Y-%m-%d", "%Y.%m.%d", "%Y/%m/%d", "%Y%m%d"];
 
 /// The line number of the header row; data rows are numbered by file line from 2.
 pub const HEADER_ROW: usize = 1;
+
+/// Most data rows one import takes: a decade of very active trading (eight trades on
+/// every trading day) is 20,000. A larger file is refused whole (split it).
+pub const MAX_IMPORT_ROWS: usize = 20_000;
+/// Largest file one import takes.
+pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+
+/// Why a file was refused before its rows were checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case")]
+pub enum FileTooLarge {
+    #[error("the file has more than {MAX_IMPORT_ROWS} rows")]
+    Rows,
+    #[error("the file is larger than {MAX_IMPORT_BYTES} bytes")]
+    Bytes,
+}
 
 /// Lower-case, without spaces, `_`, `-`, `.` and a byte-order mark.
 fn normalise_header(h: &str) -> String {
@@ -165,6 +191,11 @@ impl ImportPreview {
         self.errors.is_empty()
     }
 
+    /// Rows that would be imported (parsed and not already in the portfolio).
+    pub fn new_rows(&self) -> usize {
+        self.rows.iter().filter(|r| !r.duplicate).count()
+    }
+
     /// The rows to insert (not duplicates), in file order, or every error.
     pub fn into_new_transactions(self) -> Result<Vec<Transaction>, Vec<RowError>> {
         if !self.errors.is_empty() {
@@ -202,24 +233,72 @@ pub fn fingerprint(tx: &Transaction) -> String {
     )
 }
 
-/// Parses and checks a file against the portfolio's `existing` transactions; applies
-/// nothing (see the module doc).
-pub fn preview(
-    text: &str,
+/// A file's rows, parsed but not yet checked against a portfolio.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParsedFile {
+    /// Rows that parsed, in file order, with provisional ids.
+    pub rows: Vec<PreviewRow>,
+    /// Rows (or the file) that cannot be read.
+    pub errors: Vec<RowError>,
+    pub ignored_columns: Vec<String>,
+}
+
+/// A [`Read`] that fails once more than `limit` bytes came through, and says so.
+struct Capped<R> {
+    inner: R,
+    left: usize,
+    over: bool,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > self.left {
+            self.over = true;
+            return Err(std::io::Error::other("file too large"));
+        }
+        self.left -= n;
+        Ok(n)
+    }
+}
+
+/// Parses a file row by row from `input`, holding one row at a time besides the
+/// parsed rows. Transactions get ids after `last_id`. Refused whole past
+/// [`MAX_IMPORT_ROWS`] rows or [`MAX_IMPORT_BYTES`] bytes.
+pub fn parse<R: Read>(
+    input: R,
     settings: &PortfolioSettings,
-    existing: &[Transaction],
-) -> ImportPreview {
-    let mut out = ImportPreview::default();
+    last_id: i64,
+) -> Result<ParsedFile, FileTooLarge> {
+    let mut capped = Capped {
+        inner: input,
+        left: MAX_IMPORT_BYTES,
+        over: false,
+    };
+    let parsed = parse_capped(&mut capped, settings, last_id);
+    if capped.over {
+        return Err(FileTooLarge::Bytes);
+    }
+    parsed
+}
+
+fn parse_capped<R: Read>(
+    input: &mut Capped<R>,
+    settings: &PortfolioSettings,
+    last_id: i64,
+) -> Result<ParsedFile, FileTooLarge> {
+    let mut out = ParsedFile::default();
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    let headers = match reader.headers() {
+        .from_reader(input);
+    let headers = reader.headers().cloned();
+    let headers = match headers {
         Ok(h)
             if h.iter()
                 .any(|c| !c.trim_start_matches('\u{feff}').is_empty()) =>
         {
-            h.clone()
+            h
         }
         Ok(_) => {
             out.errors.push(file_error(
@@ -227,15 +306,16 @@ pub fn preview(
                 None,
                 "the file is empty".into(),
             ));
-            return out;
+            return Ok(out);
         }
+        Err(_) if reader.get_ref().over => return Err(FileTooLarge::Bytes),
         Err(e) => {
             out.errors.push(file_error(
                 IssueCode::MalformedRow,
                 None,
                 format!("the header row cannot be read: {e}"),
             ));
-            return out;
+            return Ok(out);
         }
     };
     let mut columns: HashMap<Field, usize> = HashMap::new();
@@ -258,13 +338,18 @@ pub fn preview(
         }
     }
     if !out.errors.is_empty() {
-        return out;
+        return Ok(out);
     }
 
-    let mut next_id = existing.iter().map(|t| t.id).max().unwrap_or(0);
-    for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
+    let mut next_id = last_id;
+    let mut record = csv::StringRecord::new();
+    let mut data_rows = 0usize;
+    loop {
+        let read = reader.read_record(&mut record);
+        match read {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(_) if reader.get_ref().over => return Err(FileTooLarge::Bytes),
             Err(e) => {
                 let row = e.position().map_or(0, |p| p.line() as usize);
                 out.errors.push(RowError {
@@ -273,12 +358,20 @@ pub fn preview(
                     code: IssueCode::MalformedRow,
                     message: format!("the row cannot be read: {e}"),
                 });
+                data_rows += 1;
+                if data_rows > MAX_IMPORT_ROWS {
+                    return Err(FileTooLarge::Rows);
+                }
                 continue;
             }
-        };
+        }
         let row = record.position().map_or(0, |p| p.line() as usize);
         if record.iter().all(str::is_empty) {
             continue;
+        }
+        data_rows += 1;
+        if data_rows > MAX_IMPORT_ROWS {
+            return Err(FileTooLarge::Rows);
         }
         let cell = |f: Field| columns.get(&f).and_then(|i| record.get(*i)).unwrap_or("");
         next_id += 1;
@@ -304,12 +397,78 @@ pub fn preview(
             None,
             "the file has no transactions".into(),
         ));
+    }
+    Ok(out)
+}
+
+/// Checks parsed rows against the portfolio's `existing` transactions: marks the rows
+/// already there, and reports every problem of the new rows, alone and replayed with
+/// the existing ones. Applies nothing.
+pub fn check(
+    parsed: ParsedFile,
+    settings: &PortfolioSettings,
+    existing: &[Transaction],
+) -> ImportPreview {
+    let mut out = ImportPreview {
+        rows: parsed.rows,
+        errors: parsed.errors,
+        warnings: Vec::new(),
+        ignored_columns: parsed.ignored_columns,
+    };
+    if out.rows.is_empty() {
         return out;
     }
     mark_duplicates(&mut out.rows, existing);
     check_rows(&mut out, settings, existing);
     out.errors.sort_by_key(|e| e.row);
     out
+}
+
+/// Parses and checks a file in memory (see [`parse`] and [`check`]).
+pub fn preview(
+    text: &str,
+    settings: &PortfolioSettings,
+    existing: &[Transaction],
+) -> Result<ImportPreview, FileTooLarge> {
+    let last_id = existing.iter().map(|t| t.id).max().unwrap_or(0);
+    Ok(check(
+        parse(text.as_bytes(), settings, last_id)?,
+        settings,
+        existing,
+    ))
+}
+
+/// Checks rows that passed a preview again, against `existing` as it stands now (a
+/// transaction recorded, or the same file imported, since the preview): the rows to
+/// import, with duplicates marked again, or every problem.
+pub fn recheck(
+    rows: Vec<PreviewRow>,
+    settings: &PortfolioSettings,
+    existing: &[Transaction],
+) -> Result<Vec<PreviewRow>, Vec<RowError>> {
+    let last_id = existing.iter().map(|t| t.id).max().unwrap_or(0);
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut r)| {
+            r.transaction.id = last_id + 1 + i as i64;
+            r.duplicate = false;
+            r
+        })
+        .collect();
+    let checked = check(
+        ParsedFile {
+            rows,
+            ..ParsedFile::default()
+        },
+        settings,
+        existing,
+    );
+    if checked.errors.is_empty() {
+        Ok(checked.rows)
+    } else {
+        Err(checked.errors)
+    }
 }
 
 fn file_error(code: IssueCode, column: Option<Field>, message: String) -> RowError {
@@ -426,7 +585,7 @@ fn parse_row<'a>(
             currency,
             fx_rate,
             split: if kind == TxKind::Split { split } else { None },
-            note: cell(Field::Note).to_owned(),
+            note: unquote_cell(cell(Field::Note)).to_owned(),
         }),
         _ => Err(errors),
     }
@@ -514,12 +673,35 @@ fn check_rows(out: &mut ImportPreview, settings: &PortfolioSettings, existing: &
         .extend(report.warnings.into_iter().filter_map(to_row));
 }
 
+/// Characters that make a spreadsheet read a cell as a formula.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A cell as written by export: one a spreadsheet would run as a formula gets a leading
+/// `'` (the spreadsheet convention for "text"), unless it is a plain number.
+fn safe_cell(cell: String) -> String {
+    if cell.starts_with(FORMULA_STARTS) && cell.parse::<Decimal>().is_err() {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// A cell as read by import: the `'` that [`safe_cell`] added is dropped.
+fn unquote_cell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA_STARTS) => rest,
+        _ => cell,
+    }
+}
+
 /// Every transaction in the import format, in ledger order (date, then id), with
-/// English headers and type names and numbers at full precision.
+/// English headers and type names and numbers at full precision. Cells that a
+/// spreadsheet would run as formulas are neutralised ([`safe_cell`]).
 pub fn export(transactions: &[Transaction]) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let write = |w: &mut csv::Writer<Vec<u8>>, rec: Vec<String>| {
-        w.write_record(&rec).expect("writing to memory cannot fail")
+        w.write_record(rec.into_iter().map(safe_cell))
+            .expect("writing to memory cannot fail")
     };
     write(
         &mut writer,

@@ -369,7 +369,9 @@ impl ExplanationCode {
             ExplanationCode::AddedBeforeFall
             | ExplanationCode::WithdrewBeforeRise
             | ExplanationCode::MwrBelow => -1,
-            ExplanationCode::NoFlows | ExplanationCode::Similar | ExplanationCode::MwrUnavailable => 0,
+            ExplanationCode::NoFlows
+            | ExplanationCode::Similar
+            | ExplanationCode::MwrUnavailable => 0,
         }
     }
 }
@@ -543,8 +545,7 @@ fn explain(
             explanation.code = code;
             explanation.flow_date = Some(flow.date);
             explanation.flow_amount = Some(flow.flow);
-            explanation.flow_share =
-                (at_work > Decimal::ZERO).then(|| flow.flow.abs() / at_work);
+            explanation.flow_share = (at_work > Decimal::ZERO).then(|| flow.flow.abs() / at_work);
             explanation.return_after_flow = Some(after);
         }
         None => {

@@ -346,10 +346,13 @@ pub fn applicable(settings: &PortfolioSettings, transactions: &[Transaction]) ->
     let mut ledger = Ledger::empty(settings, &settings.base_currency);
     let ordered = crate::transaction::sorted(transactions);
     for (index, tx) in ordered.iter().enumerate() {
-        let issue = check_transaction(settings, tx).into_iter().next().or_else(|| {
-            let rate = crate::ledger::trade_rate_to_base(settings, tx);
-            ledger.apply(tx, rate).err()
-        });
+        let issue = check_transaction(settings, tx)
+            .into_iter()
+            .next()
+            .or_else(|| {
+                let rate = crate::ledger::trade_rate_to_base(settings, tx);
+                ledger.apply(tx, rate).err()
+            });
         if let Some(issue) = issue {
             return Applicable {
                 transactions: ordered[..index].iter().map(|t| (*t).clone()).collect(),

@@ -6,8 +6,8 @@ use common::*;
 use moat_portfolio::money::KRW;
 use moat_portfolio::performance::ExplanationCode;
 use moat_portfolio::{
-    daily_values, period_return, time_weighted_return, xirr, FxHistory, Period,
-    PortfolioSettings, PriceHistory, TxKind,
+    daily_values, period_return, time_weighted_return, xirr, FxHistory, Period, PortfolioSettings,
+    PriceHistory, TxKind,
 };
 use rust_decimal::prelude::ToPrimitive;
 
@@ -133,9 +133,25 @@ fn issue_14_market() -> (PriceHistory, FxHistory) {
 fn a_buy_above_the_close_is_measured_from_its_fill_price() {
     let (closes, fx) = issue_14_market();
     let txs = vec![
-        tx(1, TxKind::Buy, day(2025, 2, 3), "KRX:005930", "10", "52000", KRW),
+        tx(
+            1,
+            TxKind::Buy,
+            day(2025, 2, 3),
+            "KRX:005930",
+            "10",
+            "52000",
+            KRW,
+        ),
         with_fx(
-            tx(2, TxKind::Buy, day(2025, 2, 4), "NASDAQ:MSFT", "3", "410", "USD"),
+            tx(
+                2,
+                TxKind::Buy,
+                day(2025, 2, 4),
+                "NASDAQ:MSFT",
+                "3",
+                "410",
+                "USD",
+            ),
             "1460",
         ),
     ];
@@ -174,9 +190,25 @@ fn a_buy_above_the_close_is_measured_from_its_fill_price() {
 fn a_buy_far_above_the_close_never_takes_the_return_below_minus_100_percent() {
     let (closes, fx) = issue_14_market();
     let txs = vec![
-        tx(1, TxKind::Buy, day(2025, 2, 3), "KRX:005930", "10", "52000", KRW),
+        tx(
+            1,
+            TxKind::Buy,
+            day(2025, 2, 3),
+            "KRX:005930",
+            "10",
+            "52000",
+            KRW,
+        ),
         with_fx(
-            tx(2, TxKind::Buy, day(2025, 2, 4), "NASDAQ:MSFT", "3", "523.25", "USD"),
+            tx(
+                2,
+                TxKind::Buy,
+                day(2025, 2, 4),
+                "NASDAQ:MSFT",
+                "3",
+                "523.25",
+                "USD",
+            ),
             "1460",
         ),
     ];
@@ -201,14 +233,28 @@ fn a_buy_far_above_the_close_never_takes_the_return_below_minus_100_percent() {
 fn a_day_with_no_money_at_work_is_skipped() {
     let id = "KRX:005930";
     let mut closes = PriceHistory::new();
-    for (dd, p) in [(1, "1000"), (2, "1100"), (3, "1200"), (4, "1300"), (5, "1430")] {
+    for (dd, p) in [
+        (1, "1000"),
+        (2, "1100"),
+        (3, "1200"),
+        (4, "1300"),
+        (5, "1430"),
+    ] {
         closes.insert(&id.parse().unwrap(), day(2024, 1, dd), d(p));
     }
     let txs = vec![
         tx(1, TxKind::Buy, day(2024, 1, 1), id, "10", "1000", KRW),
         // Sold at day 2's close: +10 %, and the cash withdrawn on day 3's start.
         tx(2, TxKind::Sell, day(2024, 1, 2), id, "10", "1100", KRW),
-        tx(3, TxKind::Withdrawal, day(2024, 1, 3), "", "1", "11000", KRW),
+        tx(
+            3,
+            TxKind::Withdrawal,
+            day(2024, 1, 3),
+            "",
+            "1",
+            "11000",
+            KRW,
+        ),
         // Back in on day 5 at 1,300, closing at 1,430: +10 %.
         tx(4, TxKind::Buy, day(2024, 1, 5), id, "10", "1300", KRW),
     ];

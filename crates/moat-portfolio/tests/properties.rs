@@ -282,19 +282,30 @@ fn scenario(first_day_buys_only: bool) -> impl Strategy<Value = Scenario> {
                 closes.push([a, b]);
                 rates.push(fx);
                 // Whole won for the KRX stock, cents for the US one.
-                a = (a * Decimal::from(*ma) / Decimal::from(1000)).round().max(d("100"));
-                b = (b * Decimal::from(*mb) / Decimal::from(1000)).round_dp(2).max(d("1"));
+                a = (a * Decimal::from(*ma) / Decimal::from(1000))
+                    .round()
+                    .max(d("100"));
+                b = (b * Decimal::from(*mb) / Decimal::from(1000))
+                    .round_dp(2)
+                    .max(d("1"));
                 fx = (fx * Decimal::from(*mf) / Decimal::from(1000)).round_dp(2);
             }
             let mut days = vec![first];
             for events in later.into_iter().take(moves.len() - 1) {
                 days.push(if first_day_buys_only {
-                    events.into_iter().filter(|e| matches!(e, Event::Sell(..))).collect()
+                    events
+                        .into_iter()
+                        .filter(|e| matches!(e, Event::Sell(..)))
+                        .collect()
                 } else {
                     events
                 });
             }
-            Scenario { closes, rates, days }
+            Scenario {
+                closes,
+                rates,
+                days,
+            }
         })
 }
 
@@ -306,7 +317,11 @@ impl Scenario {
     /// The fill price of a per-mille of the close: whole won, or cents.
     fn price(&self, t: usize, i: usize, per_mille: u32) -> Decimal {
         let p = self.closes[t][i] * Decimal::from(per_mille) / Decimal::from(1000);
-        if i == 0 { p.round().max(d("1")) } else { p.round_dp(2).max(d("0.01")) }
+        if i == 0 {
+            p.round().max(d("1"))
+        } else {
+            p.round_dp(2).max(d("0.01"))
+        }
     }
 
     /// What each day's events become as transactions, with what was held and the cash
@@ -324,14 +339,25 @@ impl Scenario {
             // Withdrawals first (their share is of the cash at the previous close), sells
             // last (so no buy is paid with a same-day sale's proceeds, which would chain
             // two parts' returns into one).
-            let mut ordered: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::Withdraw(_))).collect();
-            ordered.extend(events.iter().filter(|e| matches!(e, Event::Buy(..) | Event::Deposit(_))));
+            let mut ordered: Vec<&Event> = events
+                .iter()
+                .filter(|e| matches!(e, Event::Withdraw(_)))
+                .collect();
+            ordered.extend(
+                events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Buy(..) | Event::Deposit(_))),
+            );
             ordered.extend(events.iter().filter(|e| matches!(e, Event::Sell(..))));
             for e in ordered {
                 let id = txs.len() as i64 + 1;
                 match *e {
                     Event::Buy(i, q, p) => {
-                        let quantity = if i == 0 { Decimal::from(q) } else { Decimal::new(q as i64, 1) };
+                        let quantity = if i == 0 {
+                            Decimal::from(q)
+                        } else {
+                            Decimal::new(q as i64, 1)
+                        };
                         let price = self.price(t, i, p);
                         let ccy = if i == 0 { KRW } else { "USD" };
                         let mut b = tx(id, TxKind::Buy, date, SCENARIO_IDS[i], "1", "1", ccy);
@@ -354,7 +380,12 @@ impl Scenario {
                     Event::Sell(i, share, p) => {
                         let available = starts[t].held[i] - sold_today[i];
                         let mut quantity = available * Decimal::from(share) / Decimal::from(1000);
-                        quantity = if i == 0 { quantity.floor() } else { quantity.round_dp_with_strategy(1, rust_decimal::RoundingStrategy::ToZero) };
+                        quantity = if i == 0 {
+                            quantity.floor()
+                        } else {
+                            quantity
+                                .round_dp_with_strategy(1, rust_decimal::RoundingStrategy::ToZero)
+                        };
                         if quantity <= Decimal::ZERO {
                             continue;
                         }
@@ -377,13 +408,23 @@ impl Scenario {
                         txs.push(deposit(id, date, &amount.to_string(), KRW));
                     }
                     Event::Withdraw(share) => {
-                        let amount = ((starts[t].cash[0] - withdrawn) * Decimal::from(share) / Decimal::from(1000)).floor();
+                        let amount = ((starts[t].cash[0] - withdrawn) * Decimal::from(share)
+                            / Decimal::from(1000))
+                        .floor();
                         if amount <= Decimal::ZERO {
                             continue;
                         }
                         withdrawn += amount;
                         cash[0] -= amount;
-                        txs.push(tx(id, TxKind::Withdrawal, date, "", "1", &amount.to_string(), KRW));
+                        txs.push(tx(
+                            id,
+                            TxKind::Withdrawal,
+                            date,
+                            "",
+                            "1",
+                            &amount.to_string(),
+                            KRW,
+                        ));
                     }
                 }
             }
@@ -401,14 +442,28 @@ impl Scenario {
             fx.insert(self.date(t), "USD", KRW, self.rates[t]);
         }
         let (txs, _) = self.transactions();
-        daily_values(&settings(CostMethod::MovingAverage), &txs, &closes, &fx, KRW, self.date(self.closes.len() - 1)).unwrap()
+        daily_values(
+            &settings(CostMethod::MovingAverage),
+            &txs,
+            &closes,
+            &fx,
+            KRW,
+            self.date(self.closes.len() - 1),
+        )
+        .unwrap()
     }
 
     /// The returns of day `t`'s parts (`t` ≥ 1), in won.
     fn part_returns(&self, t: usize) -> Vec<Decimal> {
         let (txs, starts) = self.transactions();
         let start = &starts[t];
-        let won = |i: usize, price: Decimal, day: usize| if i == 0 { price } else { price * self.rates[day] };
+        let won = |i: usize, price: Decimal, day: usize| {
+            if i == 0 {
+                price
+            } else {
+                price * self.rates[day]
+            }
+        };
         let mut parts = Vec::new();
         let date = self.date(t);
         let mut sold = [Decimal::ZERO; 2];
@@ -417,26 +472,41 @@ impl Scenario {
                 parts.push(Decimal::ZERO); // a deposit or a withdrawal: won cash
                 continue;
             };
-            let i = SCENARIO_IDS.iter().position(|s| *s == id.to_string()).unwrap();
+            let i = SCENARIO_IDS
+                .iter()
+                .position(|s| *s == id.to_string())
+                .unwrap();
             match x.kind {
                 TxKind::Buy => {
-                    parts.push(won(i, self.closes[t][i], t) / (x.price * x.fx_rate.unwrap_or(Decimal::ONE)) - Decimal::ONE);
+                    parts.push(
+                        won(i, self.closes[t][i], t)
+                            / (x.price * x.fx_rate.unwrap_or(Decimal::ONE))
+                            - Decimal::ONE,
+                    );
                     if i == 1 && start.cash[1] > Decimal::ZERO {
                         // Paid with dollars held at the previous close: the rate's move, then
                         // the stock's from its fill price.
-                        parts.push(won(i, self.closes[t][i], t) / (x.price * self.rates[t - 1]) - Decimal::ONE);
+                        parts.push(
+                            won(i, self.closes[t][i], t) / (x.price * self.rates[t - 1])
+                                - Decimal::ONE,
+                        );
                     }
                 }
                 TxKind::Sell => {
                     sold[i] += x.quantity;
-                    parts.push(won(i, x.price, t) / won(i, self.closes[t - 1][i], t - 1) - Decimal::ONE);
+                    parts.push(
+                        won(i, x.price, t) / won(i, self.closes[t - 1][i], t - 1) - Decimal::ONE,
+                    );
                 }
                 _ => unreachable!(),
             }
         }
-        for i in 0..2 {
-            if start.held[i] - sold[i] > Decimal::ZERO {
-                parts.push(won(i, self.closes[t][i], t) / won(i, self.closes[t - 1][i], t - 1) - Decimal::ONE);
+        for (i, sold) in sold.iter().enumerate() {
+            if start.held[i] - *sold > Decimal::ZERO {
+                parts.push(
+                    won(i, self.closes[t][i], t) / won(i, self.closes[t - 1][i], t - 1)
+                        - Decimal::ONE,
+                );
             }
         }
         if start.cash[0] > Decimal::ZERO {

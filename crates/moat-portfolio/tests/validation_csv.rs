@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use moat_portfolio::csv_file::{export, preview};
+use moat_portfolio::csv_file::{export, parse, preview, recheck, FileTooLarge, MAX_IMPORT_ROWS};
 use moat_portfolio::money::KRW;
 use moat_portfolio::{
     validate, CostMethod, Field, IssueCode, Ledger, PortfolioSettings, Transaction, TxKind,
@@ -184,7 +184,7 @@ fn csv_preview_reports_every_bad_row_and_imports_nothing() {
 2024-01-05,sell,005930,50,71000,,,,,more than held
 2024-01-06,split,005930,,,,,,,no ratio
 ";
-    let p = preview(file, &krw(), &[]);
+    let p = preview(file, &krw(), &[]).unwrap();
     let got: Vec<(usize, Option<Field>, IssueCode)> =
         p.errors.iter().map(|e| (e.row, e.column, e.code)).collect();
     assert_eq!(
@@ -216,9 +216,9 @@ fn csv_preview_reports_every_bad_row_and_imports_nothing() {
 
 #[test]
 fn csv_file_level_errors() {
-    let p = preview("", &krw(), &[]);
+    let p = preview("", &krw(), &[]).unwrap();
     assert_eq!(p.errors[0].code, IssueCode::EmptyFile);
-    let p = preview("instrument,quantity\nKRX:005930,1\n", &krw(), &[]);
+    let p = preview("instrument,quantity\nKRX:005930,1\n", &krw(), &[]).unwrap();
     let missing: Vec<_> = p.errors.iter().map(|e| (e.row, e.column, e.code)).collect();
     assert_eq!(
         missing,
@@ -236,7 +236,7 @@ fn csv_headers_in_any_order_and_unknown_columns_ignored() {
         base_currency: "USD".into(),
         cost_method: CostMethod::Fifo,
     };
-    let p = preview(file, &s, &[]);
+    let p = preview(file, &s, &[]).unwrap();
     assert!(p.is_ok(), "{:?}", p.errors);
     assert_eq!(p.ignored_columns, vec!["Broker".to_owned()]);
     let t = &p.rows[0].transaction;
@@ -332,7 +332,10 @@ fn csv_round_trip_gives_identical_holdings() {
         };
         let txs = sample();
         let file = export(&txs);
-        let imported = preview(&file, &s, &[]).into_new_transactions().unwrap();
+        let imported = preview(&file, &s, &[])
+            .unwrap()
+            .into_new_transactions()
+            .unwrap();
         assert_eq!(imported.len(), txs.len());
         let a = Ledger::build(&s, &txs).unwrap();
         let b = Ledger::build(&s, &imported).unwrap();
@@ -359,11 +362,178 @@ fn rows_already_imported_are_counted_not_merged() {
     // Two identical real fills on one day; only one was imported before.
     let existing = vec![fill(1)];
     let file = export(&[fill(1), fill(2)]);
-    let p = preview(&file, &s, &existing);
+    let p = preview(&file, &s, &existing).unwrap();
     assert!(p.is_ok());
     assert_eq!(p.rows.iter().filter(|r| r.duplicate).count(), 1);
     assert_eq!(p.into_new_transactions().unwrap().len(), 1);
     // Re-importing a file already fully imported adds nothing.
-    let p = preview(&file, &s, &[fill(1), fill(2)]);
+    let p = preview(&file, &s, &[fill(1), fill(2)]).unwrap();
     assert_eq!(p.into_new_transactions().unwrap().len(), 0);
+}
+
+/// A cell that a spreadsheet would run (`=HYPERLINK(…)`, `+1+1`, `@SUM`, `-2+3`) is
+/// exported with a leading `'`, a plain (negative) number is not, and the import
+/// reads the note back as it was.
+#[test]
+fn export_neutralises_formulas_and_imports_them_back() {
+    let s = krw();
+    let mut notes = Vec::new();
+    let mut txs = Vec::new();
+    for (i, note) in [
+        "=HYPERLINK(\"http://evil.example\",\"click\")",
+        "+1+1",
+        "@SUM(A1:A2)",
+        "-2+3",
+        "\tTAB",
+        "plain 메모",
+        "-5",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut t = tx(
+            i as i64 + 1,
+            TxKind::Deposit,
+            day(2024, 1, 2),
+            "",
+            "1",
+            "1000",
+            KRW,
+        );
+        t.note = (*note).to_owned();
+        notes.push(*note);
+        txs.push(t);
+    }
+    let file = export(&txs);
+    let mut reader = csv::Reader::from_reader(file.as_bytes());
+    for (record, note) in reader.records().zip(&notes) {
+        let record = record.unwrap();
+        let cell = record.get(10).unwrap();
+        let dangerous =
+            note.starts_with(['=', '+', '-', '@', '\t']) && note.parse::<f64>().is_err();
+        assert_eq!(
+            cell.starts_with('\''),
+            dangerous,
+            "{note:?} exported as {cell:?}"
+        );
+        assert_eq!(cell.trim_start_matches('\''), *note);
+    }
+    let back = preview(&file, &s, &[])
+        .unwrap()
+        .into_new_transactions()
+        .unwrap();
+    let read: Vec<&str> = back.iter().map(|t| t.note.as_str()).collect();
+    assert_eq!(read, notes);
+}
+
+/// A file of more than 20,000 rows is refused whole, before any row is checked; one of
+/// exactly 20,000 is read.
+#[test]
+fn a_file_past_the_row_cap_is_refused() {
+    let row = "2024-01-02,deposit,,1,1000,,,KRW,,,\n";
+    let header = "date,type,instrument,quantity,price,fee,tax,currency,fx_rate,ratio,note\n";
+    let at_cap = format!("{header}{}", row.repeat(MAX_IMPORT_ROWS));
+    let p = preview(&at_cap, &krw(), &[]).unwrap();
+    assert_eq!(p.rows.len(), MAX_IMPORT_ROWS);
+    let over = format!("{at_cap}{row}");
+    assert_eq!(preview(&over, &krw(), &[]).unwrap_err(), FileTooLarge::Rows);
+    // Bad rows count too.
+    let bad = format!("{header}{}", "x,y\n".repeat(MAX_IMPORT_ROWS + 1));
+    assert_eq!(preview(&bad, &krw(), &[]).unwrap_err(), FileTooLarge::Rows);
+}
+
+/// A stream larger than 5 MB is refused once the cap is passed, without reading the
+/// rest (an endless stream ends).
+#[test]
+fn a_stream_past_the_byte_cap_is_refused() {
+    struct Endless {
+        header_sent: bool,
+    }
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let chunk: &[u8] = if self.header_sent {
+                b"2024-01-02,deposit,,1,1000,,,KRW,,,a long note to fill the row\n"
+            } else {
+                self.header_sent = true;
+                b"date,type,instrument,quantity,price,fee,tax,currency,fx_rate,ratio,note\n"
+            };
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            Ok(n)
+        }
+    }
+    // Long rows: the byte cap comes before the row cap.
+    struct Wide(bool);
+    impl std::io::Read for Wide {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if !self.0 {
+                self.0 = true;
+                let h = b"date,type,note\n";
+                buf[..h.len()].copy_from_slice(h);
+                return Ok(h.len());
+            }
+            let n = buf.len().min(4096);
+            buf[..n].fill(b'x');
+            Ok(n)
+        }
+    }
+    assert_eq!(
+        parse(Wide(false), &krw(), 0).unwrap_err(),
+        FileTooLarge::Bytes
+    );
+    assert_eq!(
+        parse(Endless { header_sent: false }, &krw(), 0).unwrap_err(),
+        FileTooLarge::Rows
+    );
+}
+
+/// Rows previewed before are checked again against the ledger as it stands: imported
+/// meanwhile, they are duplicates; a sell the ledger can no longer cover is an error.
+#[test]
+fn a_recheck_sees_what_changed_since_the_preview() {
+    let s = krw();
+    let buy = |id| {
+        tx(
+            id,
+            TxKind::Buy,
+            day(2024, 1, 2),
+            "KRX:005930",
+            "10",
+            "70000",
+            KRW,
+        )
+    };
+    let file = export(&[buy(1)]);
+    let p = preview(&file, &s, &[]).unwrap();
+    assert_eq!(p.new_rows(), 1);
+    // The same file was imported meanwhile (its row now has id 7).
+    let mut imported = buy(7);
+    imported.note = String::new();
+    let rows = recheck(p.rows.clone(), &s, &[imported]).unwrap();
+    assert!(rows[0].duplicate);
+    // A sell previewed against 10 shares, which were sold meanwhile.
+    let sell_file = export(&[tx(
+        2,
+        TxKind::Sell,
+        day(2024, 1, 3),
+        "KRX:005930",
+        "10",
+        "71000",
+        KRW,
+    )]);
+    let preview_rows = preview(&sell_file, &s, &[buy(1)]).unwrap().rows;
+    let sold = tx(
+        3,
+        TxKind::Sell,
+        day(2024, 1, 3),
+        "KRX:005930",
+        "10",
+        "72000",
+        KRW,
+    );
+    let errors = recheck(preview_rows, &s, &[buy(1), sold]).unwrap_err();
+    assert_eq!(
+        errors[0].code,
+        moat_portfolio::IssueCode::SellExceedsHolding
+    );
 }

@@ -408,7 +408,8 @@ async fn performance_gives_daily_values_and_every_period() {
     assert_eq!(p["benchmark"], "INDEX:KOSPI");
     let points = p["points"].as_array().unwrap();
     assert!(points.len() > 500, "a point per day since 2024-01-01");
-    assert!(points.iter().any(|p| p["benchmark"].is_string()));
+    assert!(points.iter().any(|p| p["benchmark_return"].is_string()));
+    assert!(points.iter().all(|p| p["cumulative_return"].is_string()));
     let periods: Vec<&str> = p["periods"]
         .as_array()
         .unwrap()
@@ -611,4 +612,76 @@ async fn a_write_through_one_instance_is_read_by_another() {
     assert_eq!(quantity(&get_json(&a, &token, &valuation).await), "15");
     b.stop().await.unwrap();
     a.stop().await.unwrap();
+}
+
+/// Imports are bounded (issue 14 §3): a 175,000-row file (5 MB) is refused as too many
+/// rows without being read to its end; a body past 5 MB without a declared length is
+/// refused too; a file at the 20,000-row cap is previewed as a summary with its first
+/// 100 rows and every error, not sent back whole. A bad body changes nothing.
+#[tokio::test]
+async fn imports_are_bounded_and_previews_are_summaries() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "caps@moat.example", "caps").await;
+    let id = create(&app, &token, "Caps", "KRW").await;
+    let post = |body: reqwest::Body, path: &'static str| {
+        app.client
+            .post(app.url(&format!("/api/portfolios/{id}/{path}")))
+            .bearer_auth(&token)
+            .header("content-type", "text/csv")
+            .body(body)
+            .send()
+    };
+    let header = "date,type,quantity,price,currency\n";
+    let row = "2024-01-02,deposit,1,5,KRW\n";
+    let many = format!("{header}{}", row.repeat(175_000));
+    assert!(many.len() < 5 * 1024 * 1024);
+    for path in ["import/preview", "import"] {
+        let r = post(many.clone().into(), path).await.unwrap();
+        assert_error(r, 413, "too_many_rows").await;
+    }
+    // Chunked, with no length declared: 6 MB of one long row.
+    let chunks: Vec<Result<http_body::Frame<bytes::Bytes>, std::io::Error>> =
+        std::iter::once(header.to_owned())
+            .chain((0..96).map(|_| "x".repeat(64 * 1024)))
+            .map(|c| Ok(http_body::Frame::data(bytes::Bytes::from(c))))
+            .collect();
+    let body = reqwest::Body::wrap(http_body_util::StreamBody::new(futures_util::stream::iter(
+        chunks,
+    )));
+    assert_error(
+        post(body, "import/preview").await.unwrap(),
+        413,
+        "payload_too_large",
+    )
+    .await;
+
+    // At the cap: a summary.
+    let mut at_cap = String::from(header);
+    for i in 0..csv_cap() {
+        // One bad row in every thousand.
+        if i % 1000 == 999 {
+            at_cap += "2024-01-02,deposit,x,5,KRW\n";
+        } else {
+            at_cap += row;
+        }
+    }
+    let r = post(at_cap.into(), "import/preview").await.unwrap();
+    assert_eq!(r.status(), 200);
+    let p: Value = r.json().await.unwrap();
+    assert_eq!(p["format"], "moat");
+    assert_eq!(p["total_rows"], csv_cap() - csv_cap() / 1000);
+    assert_eq!(p["new_rows"], p["total_rows"]);
+    assert_eq!(p["duplicate_rows"], 0);
+    assert_eq!(p["first_date"], "2024-01-02");
+    assert_eq!(p["rows"].as_array().unwrap().len(), 100);
+    assert_eq!(p["errors"].as_array().unwrap().len(), csv_cap() / 1000);
+    assert_eq!(p["errors"][0]["line"], 1001);
+    assert_eq!(p["errors"][0]["column"], "quantity");
+    // Nothing stored by any of it.
+    let txs = get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
+    assert!(txs.as_array().unwrap().is_empty());
+}
+
+fn csv_cap() -> usize {
+    moat_portfolio::csv_file::MAX_IMPORT_ROWS
 }

@@ -27,6 +27,20 @@ where
     }
 }
 
+impl<T: DeserializeOwned> ApiJson<T> {
+    /// A body already parsed as JSON (to hash it, say), read as `T`: the same 422
+    /// `invalid_body` as a body that does not have the expected shape.
+    pub fn from_value(value: serde_json::Value) -> Result<T, ApiError> {
+        serde_json::from_value(value).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_body",
+                format!("The body does not have the expected shape: {e}"),
+            )
+        })
+    }
+}
+
 fn map_rejection(rejection: JsonRejection) -> ApiError {
     match rejection {
         JsonRejection::MissingJsonContentType(_) => ApiError::new(

@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod error;
 pub mod health;
+pub mod idempotency;
 pub mod json;
 pub mod meta;
 pub mod pages;

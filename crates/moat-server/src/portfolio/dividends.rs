@@ -258,9 +258,16 @@ pub async fn my_dividends(
     let mut value = Decimal::ZERO;
     let mut cost = Decimal::ZERO;
     let names = |id: &InstrumentId| state.market.instrument(id);
-    for p in &portfolios {
+    let ledgers = state
+        .ledgers
+        .ledgers_of(&state, user_id, &portfolios)
+        .await?;
+    let mut issues = Vec::new();
+    for (p, ledger_state) in portfolios.iter().zip(&ledgers) {
         let settings = settings_of(p);
-        let txs = state.ledgers.transactions(&state, p).await?;
+        issues.extend(super::routes::LedgerIssueDto::of(p.id, ledger_state));
+        // A ledger that cannot be applied whole counts up to its broken transaction.
+        let txs = ledger_state.usable();
         if txs.is_empty() {
             continue;
         }
@@ -284,7 +291,7 @@ pub async fn my_dividends(
                 "net": round_money(gross - t.tax, &t.currency).to_string(),
             }));
         }
-        let ledger = Ledger::build(&settings, &txs).map_err(|issues| {
+        let ledger = Ledger::build(&settings, txs).map_err(|issues| {
             super::routes::domain_error(moat_portfolio::PortfolioError::Invalid(issues))
         })?;
         let first = txs.iter().map(|t| t.trade_date).min().unwrap_or(today);
@@ -379,7 +386,7 @@ pub async fn my_dividends(
         }
         // Yields: a year of dividends at today's holdings over value and cost.
         let snap = snapshot(&state, &ledger.holdings.keys().cloned().collect()).await;
-        let valued = moat_portfolio::value_portfolio(&settings, &txs, mode, &snap, &fx_hist)
+        let valued = moat_portfolio::value_portfolio(&settings, txs, mode, &snap, &fx_hist)
             .map_err(super::routes::domain_error)?;
         for h in &valued.holdings {
             let Some(list) = history.get(&h.instrument) else {
@@ -432,5 +439,6 @@ pub async fn my_dividends(
         "projection": projection,
         "trailing_yield": percent(income, value),
         "yield_on_cost": percent(income, cost),
+        "ledger_issues": issues,
     })))
 }

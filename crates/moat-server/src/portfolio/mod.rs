@@ -8,6 +8,7 @@
 pub mod cache;
 pub mod dividends;
 pub mod routes;
+pub mod write;
 
 use std::collections::{HashMap, HashSet};
 

@@ -15,7 +15,7 @@ use axum::{
 use chrono::{NaiveDate, Utc};
 use moat_market::InstrumentId;
 use moat_portfolio::{
-    allocation::InstrumentMeta, combine, csv_file, money::round_money, validate, value_portfolio,
+    allocation::InstrumentMeta, combine, csv_file, money::round_money, value_portfolio,
     AllocationBy, CostMethod, CurrencyMode, Field, Issue, PortfolioSettings, Transaction, TxKind,
     Valuation,
 };
@@ -28,13 +28,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    catalogue, fx_history, instruments_of, parse_mode, price_history, settings_of, snapshot,
-    split_of,
+    cache::LedgerState, catalogue, fx_history, instruments_of, parse_mode, price_history,
+    settings_of, snapshot, split_of, write,
 };
 use crate::{
     auth::extract::Member,
     http::{
         error::{ApiError, ErrorBody},
+        idempotency::{self, Idempotency},
         json::ApiJson,
     },
     market::routes::rfc3339,
@@ -42,7 +43,7 @@ use crate::{
 };
 
 /// Largest CSV file an import accepts.
-pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+pub const MAX_IMPORT_BYTES: usize = csv_file::MAX_IMPORT_BYTES;
 /// The path segment that names the meta portfolio (all of a member's portfolios).
 pub const META: &str = "meta";
 
@@ -59,8 +60,45 @@ fn parse_portfolio_id(raw: &str) -> Result<i64, ApiError> {
     parse_row_id("id", raw)
 }
 
-fn not_found() -> ApiError {
+pub(crate) fn not_found() -> ApiError {
     ApiError::not_found("There is no such portfolio.")
+}
+
+/// A transaction that cannot be applied (a sell of more than was held, left by old
+/// data): the portfolio's figures stop before it, and the member is told which one to
+/// fix.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct LedgerIssueDto {
+    pub portfolio_id: i64,
+    pub transaction_id: i64,
+    pub trade_date: String,
+    /// The transaction's kind (`sell`, …).
+    pub kind: String,
+    pub instrument_id: Option<String>,
+    /// The field at fault (`quantity`, …), as the transaction API names it.
+    pub field: String,
+    /// `moat_portfolio::IssueCode` (`sell_exceeds_holding`, …).
+    pub code: String,
+    /// English; the UI words it from `code`.
+    pub message: String,
+}
+
+impl LedgerIssueDto {
+    /// The issue that stopped `ledger` of portfolio `portfolio_id`, if any.
+    pub fn of(portfolio_id: i64, ledger: &LedgerState) -> Option<Self> {
+        let issue = ledger.issue.as_ref()?;
+        let tx = ledger.stopped_at()?;
+        Some(Self {
+            portfolio_id,
+            transaction_id: tx.id,
+            trade_date: tx.trade_date.to_string(),
+            kind: tx.kind.as_str().to_owned(),
+            instrument_id: tx.instrument.as_ref().map(ToString::to_string),
+            field: api_field(issue.field).to_owned(),
+            code: issue.code.as_str().to_owned(),
+            message: issue.message.clone(),
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
@@ -306,7 +344,7 @@ fn api_field(field: Option<Field>) -> &'static str {
     }
 }
 
-fn invalid_transaction(issues: &[Issue]) -> ApiError {
+pub(crate) fn invalid_transaction(issues: &[Issue]) -> ApiError {
     let fields = issues
         .iter()
         .map(|i| (api_field(i.field).to_owned(), i.message.clone()))
@@ -314,7 +352,7 @@ fn invalid_transaction(issues: &[Issue]) -> ApiError {
     ApiError::invalid_fields(fields)
 }
 
-fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
+pub(crate) fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
     Transaction {
         id,
         kind: TxKind::parse(&t.kind).unwrap_or(TxKind::Deposit),
@@ -328,19 +366,6 @@ fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
         fx_rate: t.fx_rate,
         split: split_of(t.split_numerator, t.split_denominator),
         note: t.note.clone(),
-    }
-}
-
-/// Checks the portfolio's transactions as they would be after a change: every rule of
-/// the domain (a sell of more than is held at its date, also one that an edit or a
-/// delete of an earlier buy would cause). Only issues of the changed transaction, or of
-/// later ones it breaks, are reported.
-fn check_all(settings: &PortfolioSettings, all: &[Transaction]) -> Result<(), ApiError> {
-    let report = validate(settings, all);
-    if report.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(invalid_transaction(&report.errors))
     }
 }
 
@@ -367,6 +392,8 @@ pub struct PortfolioWithTotals {
     /// `moat_portfolio::valuation::Totals`, amounts rounded to the currency's minor unit.
     #[schema(value_type = Object)]
     pub totals: serde_json::Value,
+    /// The transaction the totals stop before, when one cannot be applied.
+    pub ledger_issue: Option<LedgerIssueDto>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -392,11 +419,11 @@ pub async fn list_portfolios(
     let mode = parse_mode(params.currency.as_deref())?;
     let user_id = member.user.id;
     let rows = state.storage.list_portfolios(user_id).await?;
-    let ledgers = state
-        .ledgers
-        .transactions_of(&state, user_id, &rows)
-        .await?;
-    let all: Vec<Transaction> = ledgers.iter().flat_map(|t| t.iter().cloned()).collect();
+    let ledgers = state.ledgers.ledgers_of(&state, user_id, &rows).await?;
+    let all: Vec<Transaction> = ledgers
+        .iter()
+        .flat_map(|t| t.usable().iter().cloned())
+        .collect();
     let snap = snapshot(&state, &instruments_of(&all)).await;
     let first = all.iter().map(|t| t.trade_date).min();
     let fx = match first {
@@ -410,8 +437,9 @@ pub async fn list_portfolios(
     };
     let mut portfolios = Vec::new();
     let mut parts = Vec::new();
-    for (row, txs) in rows.iter().zip(&ledgers) {
+    for (row, ledger) in rows.iter().zip(&ledgers) {
         let settings = settings_of(row);
+        let txs = ledger.usable();
         let shown = value_portfolio(&settings, txs, mode, &snap, &fx).map_err(domain_error)?;
         // The meta portfolio needs one currency; a second valuation only when the shown
         // one is not already in it.
@@ -424,6 +452,7 @@ pub async fn list_portfolios(
         portfolios.push(PortfolioWithTotals {
             portfolio: row.into(),
             totals: serde_json::to_value(shown.rounded().totals).map_err(ApiError::internal)?,
+            ledger_issue: LedgerIssueDto::of(row.id, ledger),
         });
     }
     let combined = if parts.is_empty() {
@@ -716,33 +745,43 @@ pub async fn list_transactions(
     Ok(ApiJson(rows.iter().map(Into::into).collect()))
 }
 
-/// Records a transaction, after checking it against the portfolio's others.
-#[utoipa::path(post, path = "/api/portfolios/{id}/transactions", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body = TransactionInput, responses(
+/// Records a transaction, after checking it against the portfolio's others. With an
+/// `Idempotency-Key` header, a repeat of the same request answers the first answer
+/// (with `Idempotent-Replayed: true`) and records nothing more.
+#[utoipa::path(post, path = "/api/portfolios/{id}/transactions", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path), ("Idempotency-Key" = Option<String>, Header, description = "Names this request: a retry with the same key and body answers the first answer (kept 24 h)")), request_body = TransactionInput, responses(
     (status = 201, body = TransactionDto),
+    (status = 400, description = "`invalid_parameter`: a malformed Idempotency-Key", body = ErrorBody),
     (status = 404, body = ErrorBody),
+    (status = 409, description = "`idempotency_key_reused`: the key named another request", body = ErrorBody),
     (status = 422, description = "`invalid_input` naming each field (a sell of more than is held names `quantity`)", body = ErrorBody),
 ))]
 pub async fn add_transaction(
     State(state): State<AppState>,
     member: Member,
     Path(raw): Path<String>,
-    ApiJson(body): ApiJson<TransactionInput>,
-) -> Result<(StatusCode, ApiJson<TransactionDto>), ApiError> {
+    headers: axum::http::HeaderMap,
+    ApiJson(body): ApiJson<serde_json::Value>,
+) -> Result<Response, ApiError> {
     let id = parse_portfolio_id(&raw)?;
     let user_id = member.user.id;
-    let new = body.parse()?;
-    let portfolio = owned(&state, user_id, id).await?;
+    let idempotency = Idempotency::from_request(
+        &headers,
+        "POST",
+        &format!("/api/portfolios/{id}/transactions"),
+        &body,
+    )?;
+    let input: TransactionInput = ApiJson::from_value(body)?;
+    let new = input.parse()?;
     check_instrument(&state, new.instrument_id.as_ref(), new.trade_date).await?;
-    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
-    let next_id = all.iter().map(|t| t.id).max().unwrap_or(0) + 1;
-    all.push(new_to_domain(next_id, &new));
-    check_all(&settings_of(&portfolio), &all)?;
-    let row = state
-        .storage
-        .add_transaction(user_id, id, &new)
-        .await?
-        .ok_or_else(not_found)?;
-    Ok((StatusCode::CREATED, ApiJson((&row).into())))
+    let added = write::add_transaction(&state, user_id, id, &new, idempotency.as_ref()).await?;
+    let mut response = (added.status, axum::Json(added.body)).into_response();
+    if added.replayed {
+        response.headers_mut().insert(
+            idempotency::REPLAYED_HEADER,
+            axum::http::HeaderValue::from_static("true"),
+        );
+    }
+    Ok(response)
 }
 
 /// The instrument must be in the catalogue, and the trade no older than its price
@@ -796,21 +835,9 @@ pub async fn update_transaction(
 ) -> Result<ApiJson<TransactionDto>, ApiError> {
     let id = parse_portfolio_id(&raw)?;
     let tx_id = parse_tx_id(&raw_tx)?;
-    let user_id = member.user.id;
     let new = body.parse()?;
-    let portfolio = owned(&state, user_id, id).await?;
     check_instrument(&state, new.instrument_id.as_ref(), new.trade_date).await?;
-    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
-    let Some(slot) = all.iter_mut().find(|t| t.id == tx_id) else {
-        return Err(ApiError::not_found("There is no such transaction."));
-    };
-    *slot = new_to_domain(tx_id, &new);
-    check_all(&settings_of(&portfolio), &all)?;
-    let row = state
-        .storage
-        .update_transaction(user_id, id, tx_id, &new)
-        .await?
-        .ok_or_else(|| ApiError::not_found("There is no such transaction."))?;
+    let row = write::update_transaction(&state, member.user.id, id, tx_id, &new).await?;
     Ok(ApiJson((&row).into()))
 }
 
@@ -827,48 +854,67 @@ pub async fn delete_transaction(
 ) -> Result<StatusCode, ApiError> {
     let id = parse_portfolio_id(&raw)?;
     let tx_id = parse_tx_id(&raw_tx)?;
-    let user_id = member.user.id;
-    let portfolio = owned(&state, user_id, id).await?;
-    let mut all = Vec::clone(&*state.ledgers.transactions(&state, &portfolio).await?);
-    let before = all.len();
-    all.retain(|t| t.id != tx_id);
-    if all.len() == before {
-        return Err(ApiError::not_found("There is no such transaction."));
-    }
-    check_all(&settings_of(&portfolio), &all)?;
-    if state.storage.delete_transaction(user_id, id, tx_id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::not_found("There is no such transaction."))
-    }
+    write::delete_transaction(&state, member.user.id, id, tx_id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 // ---- valuation, performance, allocation ------------------------------------------
 
-/// The settings and transactions behind `raw` (a portfolio id or `meta`).
-async fn scope(
+/// One portfolio behind a read: its id, settings and ledger.
+pub(crate) struct Part {
+    pub id: i64,
+    pub settings: PortfolioSettings,
+    pub ledger: Arc<LedgerState>,
+}
+
+impl Part {
+    /// The transactions that apply (all but those from one that cannot, on).
+    pub fn transactions(&self) -> &[Transaction] {
+        self.ledger.usable()
+    }
+}
+
+/// The transactions the parts' figures stop before.
+pub(crate) fn ledger_issues(parts: &[Part]) -> Vec<LedgerIssueDto> {
+    parts
+        .iter()
+        .filter_map(|p| LedgerIssueDto::of(p.id, &p.ledger))
+        .collect()
+}
+
+/// The portfolios behind `raw` (a portfolio id, or `meta`: all of the member's).
+pub(crate) async fn scope(
     state: &AppState,
     user_id: i64,
     raw: &str,
-) -> Result<Vec<(PortfolioSettings, Arc<Vec<Transaction>>)>, ApiError> {
-    if raw == META {
-        let rows = state.storage.list_portfolios(user_id).await?;
-        let ledgers = state.ledgers.transactions_of(state, user_id, &rows).await?;
-        Ok(rows.iter().map(settings_of).zip(ledgers).collect())
+) -> Result<Vec<Part>, ApiError> {
+    let rows = if raw == META {
+        state.storage.list_portfolios(user_id).await?
     } else {
-        let row = owned(state, user_id, parse_portfolio_id(raw)?).await?;
-        let txs = state.ledgers.transactions(state, &row).await?;
-        Ok(vec![(settings_of(&row), txs)])
-    }
+        vec![owned(state, user_id, parse_portfolio_id(raw)?).await?]
+    };
+    let ledgers = state.ledgers.ledgers_of(state, user_id, &rows).await?;
+    Ok(rows
+        .iter()
+        .zip(ledgers)
+        .map(|(row, ledger)| Part {
+            id: row.id,
+            settings: settings_of(row),
+            ledger,
+        })
+        .collect())
 }
 
 async fn valuation_of(
     state: &AppState,
-    parts: &[(PortfolioSettings, Arc<Vec<Transaction>>)],
+    parts: &[Part],
     mode: CurrencyMode,
     meta: bool,
 ) -> Result<Valuation, ApiError> {
-    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
+    let every: Vec<Transaction> = parts
+        .iter()
+        .flat_map(|p| p.transactions().iter().cloned())
+        .collect();
     let snap = snapshot(state, &instruments_of(&every)).await;
     let fx = match every.iter().map(|t| t.trade_date).min() {
         Some(d) => fx_history(state, d).await?,
@@ -881,8 +927,11 @@ async fn valuation_of(
         mode
     };
     let mut values = Vec::new();
-    for (settings, txs) in parts {
-        values.push(value_portfolio(settings, txs, mode, &snap, &fx).map_err(domain_error)?);
+    for part in parts {
+        values.push(
+            value_portfolio(&part.settings, part.transactions(), mode, &snap, &fx)
+                .map_err(domain_error)?,
+        );
     }
     if meta {
         if values.is_empty() {
@@ -932,6 +981,8 @@ pub async fn get_valuation(
         }
     }
     value["as_of"] = rfc3339(Utc::now()).into();
+    value["ledger_issues"] =
+        serde_json::to_value(ledger_issues(&parts)).map_err(ApiError::internal)?;
     Ok(ApiJson(value))
 }
 
@@ -943,10 +994,11 @@ pub struct PerformanceParams {
     pub benchmark: Option<String>,
 }
 
-/// Daily values with a benchmark, and returns over 1M, 3M, YTD, 1Y and since
-/// inception (time-weighted, money-weighted, simple) with why they differ.
+/// Daily values with the cumulative time-weighted return beside a benchmark's, and
+/// returns over 1M, 3M, YTD, 1Y and since inception (time-weighted, money-weighted,
+/// simple) with why they differ.
 #[utoipa::path(get, path = "/api/portfolios/{id}/performance", tag = "portfolio", security(("bearer" = [])), params(("id" = String, Path, description = "a portfolio id or `meta`"), PerformanceParams), responses(
-    (status = 200, description = "`{currency, points: [{date, value, flow, benchmark}], periods: [PeriodReturn]}`", body = Object),
+    (status = 200, description = "`{currency, benchmark, points: [{date, value, flow, cumulative_return, benchmark_return}], periods: [PeriodReturn], ledger_issues}`", body = Object),
     (status = 400, body = ErrorBody),
     (status = 404, body = ErrorBody),
 ))]
@@ -960,7 +1012,7 @@ pub async fn get_performance(
     let parts = scope(&state, member.user.id, &raw).await?;
     let meta = raw == META;
     let currency = match (mode, parts.first()) {
-        (CurrencyMode::Original, Some((s, _))) if !meta => s.base_currency.clone(),
+        (CurrencyMode::Original, Some(part)) if !meta => part.settings.base_currency.clone(),
         (CurrencyMode::Usd, _) => "USD".to_owned(),
         _ => "KRW".to_owned(),
     };
@@ -979,10 +1031,15 @@ pub async fn get_performance(
         .instrument(&benchmark_id)
         .filter(|i| i.kind == moat_market::Kind::Index)
         .ok_or_else(|| ApiError::invalid_parameter("benchmark", "An index such as INDEX:KOSPI."))?;
-    let every: Vec<Transaction> = parts.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
+    let issues = serde_json::to_value(ledger_issues(&parts)).map_err(ApiError::internal)?;
+    let every: Vec<Transaction> = parts
+        .iter()
+        .flat_map(|p| p.transactions().iter().cloned())
+        .collect();
     let Some(first) = every.iter().map(|t| t.trade_date).min() else {
         return Ok(ApiJson(serde_json::json!({
-            "currency": currency, "points": [], "periods": []
+            "currency": currency, "benchmark": benchmark_id.to_string(), "points": [],
+            "periods": [], "ledger_issues": issues,
         })));
     };
     let today = Utc::now().date_naive();
@@ -990,12 +1047,19 @@ pub async fn get_performance(
     let fx = fx_history(&state, first).await?;
     // The meta portfolio's series is the sum of its parts' series, day by day.
     let mut series: BTreeMap<NaiveDate, (Decimal, Decimal)> = BTreeMap::new();
-    for (settings, txs) in &parts {
-        if txs.is_empty() {
+    for part in &parts {
+        if part.transactions().is_empty() {
             continue;
         }
-        let points = moat_portfolio::daily_values(settings, txs, &closes, &fx, &currency, today)
-            .map_err(domain_error)?;
+        let points = moat_portfolio::daily_values(
+            &part.settings,
+            part.transactions(),
+            &closes,
+            &fx,
+            &currency,
+            today,
+        )
+        .map_err(domain_error)?;
         for p in points {
             let e = series.entry(p.date).or_default();
             e.0 += p.value;
@@ -1010,60 +1074,64 @@ pub async fn get_performance(
         .iter()
         .map(|r| period_json(r, &currency))
         .collect();
-    // The benchmark, rebased to the portfolio's first value.
     let bench = state
         .market
-        .daily_candles(&benchmark, first, today)
+        .daily_candles(&benchmark, first - chrono::Duration::days(10), today)
         .await
         .map_err(ApiError::internal)?;
-    let bench: HashMap<NaiveDate, Decimal> = bench.into_iter().map(|c| (c.date, c.close)).collect();
-    let start_value = points
-        .iter()
-        .find(|p| !p.value.is_zero())
-        .map(|p| (p.date, p.value));
-    let base = start_value.and_then(|(d, v)| {
-        let mut day = d;
-        // The benchmark's close on or before the start.
-        for _ in 0..10 {
-            if let Some(c) = bench.get(&day) {
-                return Some((v, *c));
-            }
-            day = day.pred_opt()?;
-        }
-        None
-    });
-    let mut last_bench = None;
-    // The chart starts at the first day with money in the portfolio (the series' zero
-    // day before the first transaction only serves the returns).
-    let out_points: Vec<serde_json::Value> = points
-        .iter()
-        .skip_while(|p| p.value.is_zero())
-        .map(|p| {
-            if let Some(c) = bench.get(&p.date) {
-                last_bench = Some(*c);
-            }
-            let b = match (base, last_bench) {
-                (Some((v0, c0)), Some(c))
-                    if !c0.is_zero() && start_value.is_some_and(|(d, _)| p.date >= d) =>
-                {
-                    Some(round_money(v0 * c / c0, &currency).to_string())
-                }
-                _ => None,
-            };
-            serde_json::json!({
-                "date": p.date.to_string(),
-                "value": round_money(p.value, &currency).to_string(),
-                "flow": round_money(p.flow, &currency).to_string(),
-                "benchmark": b,
-            })
-        })
-        .collect();
+    let bench: BTreeMap<NaiveDate, Decimal> =
+        bench.into_iter().map(|c| (c.date, c.close)).collect();
+    let out_points = chart_points(&points, &bench, &currency);
     Ok(ApiJson(serde_json::json!({
         "currency": currency,
         "benchmark": benchmark_id.to_string(),
         "points": out_points,
         "periods": periods,
+        "ledger_issues": issues,
     })))
+}
+
+/// The chart's points: from the day before money first came in (the base, at 0 %) to
+/// the end, each with the time-weighted return since the base and the benchmark's
+/// change since its close on the base day (the latest close on or before it), both in
+/// per cent. Both are measured from the start of the first day with money, so a first
+/// buy above its close shows as that day's loss, as does the index's first move.
+fn chart_points(
+    points: &[moat_portfolio::DailyPoint],
+    bench: &BTreeMap<NaiveDate, Decimal>,
+    currency: &str,
+) -> Vec<serde_json::Value> {
+    let pct = |d: Decimal| (d * Decimal::ONE_HUNDRED).round_dp(4).to_string();
+    let Some(first_money) = points
+        .iter()
+        .position(|p| !p.value.is_zero() || !p.flow.is_zero())
+    else {
+        return Vec::new();
+    };
+    let base = first_money.saturating_sub(1);
+    let close_on = |date: NaiveDate| bench.range(..=date).next_back().map(|(_, c)| *c);
+    let bench_base = close_on(points[base].date).filter(|c| !c.is_zero());
+    let mut growth = Decimal::ONE;
+    points[base..]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i > 0 {
+                growth *= Decimal::ONE
+                    + moat_portfolio::performance::day_return(points[base + i - 1].value, p);
+            }
+            let benchmark_return = bench_base
+                .zip(close_on(p.date))
+                .map(|(b0, c)| pct(c / b0 - Decimal::ONE));
+            serde_json::json!({
+                "date": p.date.to_string(),
+                "value": round_money(p.value, currency).to_string(),
+                "flow": round_money(p.flow, currency).to_string(),
+                "cumulative_return": pct(growth - Decimal::ONE),
+                "benchmark_return": benchmark_return,
+            })
+        })
+        .collect()
 }
 
 /// A period's returns as the contract sends them: per cent, the money-weighted return
@@ -1148,48 +1216,78 @@ pub async fn get_allocation(
 
 // ---- import and export -----------------------------------------------------------
 
-fn check_size(body: &str) -> Result<(), ApiError> {
-    if body.len() > MAX_IMPORT_BYTES {
-        Err(ApiError::payload_too_large(MAX_IMPORT_BYTES))
-    } else {
-        Ok(())
-    }
+/// Rows of the file the preview sends back (the summary counts them all, and every
+/// error is sent).
+pub const PREVIEW_ROWS: usize = 100;
+
+/// Reads an uploaded file as it arrives and parses it on a blocking thread, never
+/// holding it whole: at most [`csv_file::MAX_IMPORT_ROWS`] rows and
+/// [`csv_file::MAX_IMPORT_BYTES`] bytes, else 413.
+async fn parse_upload(
+    body: axum::body::Body,
+    settings: PortfolioSettings,
+    last_id: i64,
+) -> Result<csv_file::ParsedFile, ApiError> {
+    use futures_util::TryStreamExt;
+    let stream = body
+        .into_data_stream()
+        .map_err(|e| std::io::Error::other(e.to_string()));
+    let reader = tokio_util::io::StreamReader::new(stream);
+    let bridge = tokio_util::io::SyncIoBridge::new(reader);
+    let parsed = tokio::task::spawn_blocking(move || csv_file::parse(bridge, &settings, last_id))
+        .await
+        .map_err(ApiError::internal)?;
+    parsed.map_err(|too_large| match too_large {
+        csv_file::FileTooLarge::Bytes => ApiError::payload_too_large(csv_file::MAX_IMPORT_BYTES),
+        csv_file::FileTooLarge::Rows => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_many_rows",
+            format!(
+                "The file has more than {} rows; split it into files of at most {} rows.",
+                csv_file::MAX_IMPORT_ROWS,
+                csv_file::MAX_IMPORT_ROWS
+            ),
+        ),
+    })
 }
 
+/// Parses and checks an uploaded file against the member's portfolio `raw`: every
+/// bad row named, including instruments the catalogue does not know, dates in the
+/// future and trades before an instrument's price history.
 async fn preview_of(
     state: &AppState,
     user_id: i64,
     raw: &str,
-    body: &str,
+    body: axum::body::Body,
 ) -> Result<(i64, csv_file::ImportPreview), ApiError> {
-    check_size(body)?;
     let id = parse_portfolio_id(raw)?;
     let portfolio = owned(state, user_id, id).await?;
-    let existing = state.ledgers.transactions(state, &portfolio).await?;
-    let mut preview = csv_file::preview(body, &settings_of(&portfolio), &existing);
-    // Instruments the catalogue does not know, dates in the future and trades before an
-    // instrument's price history are bad rows too.
+    let ledger = state.ledgers.ledger(state, &portfolio).await?;
+    let settings = settings_of(&portfolio);
+    let last_id = ledger.transactions.iter().map(|t| t.id).max().unwrap_or(0);
+    let mut parsed = parse_upload(body, settings.clone(), last_id).await?;
     let mut history_starts: HashMap<InstrumentId, Option<NaiveDate>> = HashMap::new();
-    for row in &preview.rows {
+    let mut bad_rows = Vec::new();
+    for row in &parsed.rows {
         if row.transaction.trade_date > latest_trade_date() {
-            preview.errors.push(csv_file::RowError {
+            bad_rows.push(csv_file::RowError {
                 row: row.row,
                 column: Some(Field::Date),
                 code: moat_portfolio::IssueCode::InvalidDate,
                 message: "The trade date is in the future.".into(),
             });
         }
-        if let Some(id) = &row.transaction.instrument {
-            let Some(inst) = state.market.instrument(id) else {
-                preview.errors.push(csv_file::RowError {
+        if let Some(iid) = &row.transaction.instrument {
+            let Some(inst) = state.market.instrument(iid) else {
+                bad_rows.push(csv_file::RowError {
                     row: row.row,
                     column: Some(Field::Instrument),
                     code: moat_portfolio::IssueCode::UnknownInstrument,
-                    message: format!("There is no instrument {id}."),
+                    message: format!("There is no instrument {iid}."),
                 });
                 continue;
             };
-            let start = match history_starts.get(id) {
+            let start = match history_starts.get(iid) {
                 Some(start) => *start,
                 None => {
                     let start = state
@@ -1197,61 +1295,128 @@ async fn preview_of(
                         .history_start(&inst)
                         .await
                         .map_err(ApiError::internal)?;
-                    history_starts.insert(id.clone(), start);
+                    history_starts.insert(iid.clone(), start);
                     start
                 }
             };
             if let Some(start) = start.filter(|s| row.transaction.trade_date < *s) {
-                preview.errors.push(csv_file::RowError {
+                bad_rows.push(csv_file::RowError {
                     row: row.row,
                     column: Some(Field::Date),
                     code: moat_portfolio::IssueCode::InvalidDate,
-                    message: before_history(id, start),
+                    message: before_history(iid, start),
                 });
             }
         }
     }
-    preview.errors.sort_by_key(|e| e.row);
+    parsed.errors.extend(bad_rows);
+    let existing = ledger.clone();
+    let preview = tokio::task::spawn_blocking(move || {
+        csv_file::check(parsed, &settings, &existing.transactions)
+    })
+    .await
+    .map_err(ApiError::internal)?;
     Ok((id, preview))
 }
 
-/// What importing a CSV file would do: each row parsed, duplicates marked, every bad
-/// row named. Nothing is stored.
+/// One previewed row.
+#[derive(Serialize, ToSchema)]
+pub struct PreviewRowDto {
+    /// The file line.
+    pub line: usize,
+    pub transaction: TransactionDto,
+    /// Already in the portfolio: will not be imported.
+    pub duplicate: bool,
+}
+
+/// A problem with one row (`line`) or the whole file (line 1, the header).
+#[derive(Serialize, ToSchema)]
+pub struct RowErrorDto {
+    pub line: usize,
+    /// The column at fault (`date`, `type`, `instrument`, `quantity`, …).
+    pub column: Option<String>,
+    /// `moat_portfolio::IssueCode`.
+    pub code: String,
+    /// English; the UI words it from `code`.
+    pub message: String,
+}
+
+/// What importing a file would do.
+#[derive(Serialize, ToSchema)]
+pub struct ImportPreviewDto {
+    /// The file's format (`moat`: Moat's own columns).
+    pub format: String,
+    /// Rows read (duplicates included, bad rows not).
+    pub total_rows: usize,
+    /// Rows that would be imported.
+    pub new_rows: usize,
+    /// Rows already in the portfolio, which would be skipped.
+    pub duplicate_rows: usize,
+    /// The earliest and latest trade dates read.
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+    /// The first rows of the file (at most 100).
+    pub rows: Vec<PreviewRowDto>,
+    /// Every problem; nothing is imported while there is one.
+    pub errors: Vec<RowErrorDto>,
+    pub warnings: Vec<RowErrorDto>,
+    /// Headers that name no known column.
+    pub ignored_columns: Vec<String>,
+}
+
+impl From<&csv_file::ImportPreview> for ImportPreviewDto {
+    fn from(p: &csv_file::ImportPreview) -> Self {
+        let dates = p.rows.iter().map(|r| r.transaction.trade_date);
+        Self {
+            format: "moat".into(),
+            total_rows: p.rows.len(),
+            new_rows: p.new_rows(),
+            duplicate_rows: p.rows.len() - p.new_rows(),
+            first_date: dates.clone().min().map(|d| d.to_string()),
+            last_date: dates.max().map(|d| d.to_string()),
+            rows: p
+                .rows
+                .iter()
+                .take(PREVIEW_ROWS)
+                .map(|r| PreviewRowDto {
+                    line: r.row,
+                    transaction: TransactionDto::from_domain(&r.transaction),
+                    duplicate: r.duplicate,
+                })
+                .collect(),
+            errors: row_errors(&p.errors),
+            warnings: row_errors(&p.warnings),
+            ignored_columns: p.ignored_columns.clone(),
+        }
+    }
+}
+
+/// What importing a CSV file would do: a summary, the first rows, and every bad row
+/// named. Nothing is stored.
 #[utoipa::path(post, path = "/api/portfolios/{id}/import/preview", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body(content = String, content_type = "text/csv"), responses(
-    (status = 200, description = "`{rows: [{row, transaction, duplicate}], errors: [{row, column, code, message}], warnings, ignored_columns}`", body = Object),
+    (status = 200, body = ImportPreviewDto),
     (status = 404, body = ErrorBody),
-    (status = 413, body = ErrorBody),
+    (status = 413, description = "`payload_too_large` (over 5 MB) or `too_many_rows` (over 20,000 rows)", body = ErrorBody),
 ))]
 pub async fn import_preview(
     State(state): State<AppState>,
     member: Member,
     Path(raw): Path<String>,
-    body: String,
-) -> Result<ApiJson<serde_json::Value>, ApiError> {
-    let (_, preview) = preview_of(&state, member.user.id, &raw, &body).await?;
-    Ok(ApiJson(serde_json::json!({
-        "rows": preview.rows.iter().map(|r| serde_json::json!({
-            "line": r.row,
-            "transaction": TransactionDto::from_domain(&r.transaction),
-            "duplicate": r.duplicate,
-        })).collect::<Vec<_>>(),
-        "errors": row_errors(&preview.errors),
-        "warnings": row_errors(&preview.warnings),
-        "ignored_columns": preview.ignored_columns,
-    })))
+    body: axum::body::Body,
+) -> Result<ApiJson<ImportPreviewDto>, ApiError> {
+    let (_, preview) = preview_of(&state, member.user.id, &raw, body).await?;
+    Ok(ApiJson((&preview).into()))
 }
 
-/// Import problems as the contract sends them: `{line, column, code, message}`.
-fn row_errors(errors: &[csv_file::RowError]) -> Vec<serde_json::Value> {
+/// Import problems as the contract sends them.
+fn row_errors(errors: &[csv_file::RowError]) -> Vec<RowErrorDto> {
     errors
         .iter()
-        .map(|e| {
-            serde_json::json!({
-                "line": e.row,
-                "column": e.column,
-                "code": e.code,
-                "message": e.message,
-            })
+        .map(|e| RowErrorDto {
+            line: e.row,
+            column: e.column.map(|c| c.as_str().to_owned()),
+            code: e.code.as_str().to_owned(),
+            message: e.message.clone(),
         })
         .collect()
 }
@@ -1262,59 +1427,52 @@ pub struct ImportResult {
     pub skipped_duplicates: usize,
 }
 
+/// The 422 of an import with bad rows.
+#[derive(Serialize, ToSchema)]
+pub struct ImportRefused {
+    /// `invalid_import`.
+    pub code: String,
+    pub message: String,
+    pub errors: Vec<RowErrorDto>,
+}
+
 /// Imports a CSV file: every new row in one database transaction, or nothing when
-/// any row is bad (422 with the preview's errors).
+/// any row is bad (422 with every error). The rows are checked again under the
+/// portfolio's lock, so a trade recorded meanwhile, or the same file imported twice
+/// at once, is accounted for.
 #[utoipa::path(post, path = "/api/portfolios/{id}/import", tag = "portfolio", security(("bearer" = [])), params(("id" = i64, Path)), request_body(content = String, content_type = "text/csv"), responses(
     (status = 200, body = ImportResult),
     (status = 404, body = ErrorBody),
-    (status = 422, description = "`invalid_import` with `errors`", body = Object),
+    (status = 413, description = "`payload_too_large` or `too_many_rows`", body = ErrorBody),
+    (status = 422, description = "`invalid_import` with `errors`", body = ImportRefused),
 ))]
 pub async fn import_apply(
     State(state): State<AppState>,
     member: Member,
     Path(raw): Path<String>,
-    body: String,
+    body: axum::body::Body,
 ) -> Result<Response, ApiError> {
     let user_id = member.user.id;
-    let (id, preview) = preview_of(&state, user_id, &raw, &body).await?;
+    let (id, preview) = preview_of(&state, user_id, &raw, body).await?;
+    let refused = |errors: &[csv_file::RowError]| {
+        let body = ImportRefused {
+            code: "invalid_import".into(),
+            message: format!("{} rows are not valid; nothing was imported.", errors.len()),
+            errors: row_errors(errors),
+        };
+        (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response()
+    };
     if !preview.errors.is_empty() {
-        let body = serde_json::json!({
-            "code": "invalid_import",
-            "message": format!("{} rows are not valid; nothing was imported.", preview.errors.len()),
-            "errors": row_errors(&preview.errors),
-        });
-        return Ok((StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response());
+        return Ok(refused(&preview.errors));
     }
-    let skipped = preview.rows.iter().filter(|r| r.duplicate).count();
-    let new: Vec<NewTransaction> = preview
-        .rows
-        .iter()
-        .filter(|r| !r.duplicate)
-        .map(|r| {
-            let t = &r.transaction;
-            NewTransaction {
-                kind: t.kind.as_str().to_owned(),
-                trade_date: t.trade_date,
-                instrument_id: t.instrument.clone(),
-                quantity: t.quantity,
-                price: t.price,
-                fee: t.fee,
-                tax: t.tax,
-                currency: t.currency.clone(),
-                fx_rate: t.fx_rate,
-                split_numerator: t.split.map(|s| s.numerator),
-                split_denominator: t.split.map(|s| s.denominator),
-                note: t.note.clone(),
-                import_fingerprint: Some(csv_file::fingerprint(t)),
-            }
+    match write::import(&state, user_id, id, preview.rows).await? {
+        Ok(done) => Ok(ApiJson(ImportResult {
+            imported: done.imported,
+            skipped_duplicates: done.skipped_duplicates,
         })
-        .collect();
-    let imported = state.storage.import_transactions(user_id, id, &new).await?;
-    Ok(ApiJson(ImportResult {
-        imported,
-        skipped_duplicates: skipped,
-    })
-    .into_response())
+        .into_response()),
+        Err(errors) => Ok(refused(&errors)),
+    }
 }
 
 /// Every transaction of the portfolio as CSV (the import format).
@@ -1330,7 +1488,7 @@ pub async fn export_csv(
     let id = parse_portfolio_id(&raw)?;
     let user_id = member.user.id;
     let portfolio = owned(&state, user_id, id).await?;
-    let txs = state.ledgers.transactions(&state, &portfolio).await?;
+    let ledger = state.ledgers.ledger(&state, &portfolio).await?;
     let file = format!("moat-portfolio-{}.csv", portfolio.id);
     Ok((
         [
@@ -1340,7 +1498,7 @@ pub async fn export_csv(
                 format!("attachment; filename=\"{file}\""),
             ),
         ],
-        csv_file::export(&txs),
+        csv_file::export(&ledger.transactions),
     )
         .into_response())
 }

@@ -668,7 +668,9 @@ export interface paths {
         put?: never;
         /**
          * Imports a CSV file: every new row in one database transaction, or nothing when
-         *     any row is bad (422 with the preview's errors).
+         *     any row is bad (422 with every error). The rows are checked again under the
+         *     portfolio's lock, so a trade recorded meanwhile, or the same file imported twice
+         *     at once, is accounted for.
          */
         post: operations["import_apply"];
         delete?: never;
@@ -687,8 +689,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * What importing a CSV file would do: each row parsed, duplicates marked, every bad
-         *     row named. Nothing is stored.
+         * What importing a CSV file would do: a summary, the first rows, and every bad row
+         *     named. Nothing is stored.
          */
         post: operations["import_preview"];
         delete?: never;
@@ -705,8 +707,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Daily values with a benchmark, and returns over 1M, 3M, YTD, 1Y and since
-         *     inception (time-weighted, money-weighted, simple) with why they differ.
+         * Daily values with the cumulative time-weighted return beside a benchmark's, and
+         *     returns over 1M, 3M, YTD, 1Y and since inception (time-weighted, money-weighted,
+         *     simple) with why they differ.
          */
         get: operations["get_performance"];
         put?: never;
@@ -727,7 +730,11 @@ export interface paths {
         /** The portfolio's transactions by trade date. */
         get: operations["list_transactions"];
         put?: never;
-        /** Records a transaction, after checking it against the portfolio's others. */
+        /**
+         * Records a transaction, after checking it against the portfolio's others. With an
+         *     `Idempotency-Key` header, a repeat of the same request answers the first answer
+         *     (with `Idempotent-Replayed: true`) and records nothing more.
+         */
         post: operations["add_transaction"];
         delete?: never;
         options?: never;
@@ -1013,6 +1020,34 @@ export interface components {
             /** @description Always `ok` while the process serves requests. */
             status: string;
         };
+        /** @description What importing a file would do. */
+        ImportPreviewDto: {
+            /** @description Rows already in the portfolio, which would be skipped. */
+            duplicate_rows: number;
+            /** @description Every problem; nothing is imported while there is one. */
+            errors: components["schemas"]["RowErrorDto"][];
+            /** @description The earliest and latest trade dates read. */
+            first_date?: string | null;
+            /** @description The file's format (`moat`: Moat's own columns). */
+            format: string;
+            /** @description Headers that name no known column. */
+            ignored_columns: string[];
+            last_date?: string | null;
+            /** @description Rows that would be imported. */
+            new_rows: number;
+            /** @description The first rows of the file (at most 100). */
+            rows: components["schemas"]["PreviewRowDto"][];
+            /** @description Rows read (duplicates included, bad rows not). */
+            total_rows: number;
+            warnings: components["schemas"]["RowErrorDto"][];
+        };
+        /** @description The 422 of an import with bad rows. */
+        ImportRefused: {
+            /** @description `invalid_import`. */
+            code: string;
+            errors: components["schemas"]["RowErrorDto"][];
+            message: string;
+        };
         ImportResult: {
             /** Format: int64 */
             imported: number;
@@ -1043,6 +1078,27 @@ export interface components {
             /** @description Prices come from the simulator (the UI labels them). */
             simulated: boolean;
             ticker: string;
+        };
+        /**
+         * @description A transaction that cannot be applied (a sell of more than was held, left by old
+         *     data): the portfolio's figures stop before it, and the member is told which one to
+         *     fix.
+         */
+        LedgerIssueDto: {
+            /** @description `moat_portfolio::IssueCode` (`sell_exceeds_holding`, …). */
+            code: string;
+            /** @description The field at fault (`quantity`, …), as the transaction API names it. */
+            field: string;
+            instrument_id?: string | null;
+            /** @description The transaction's kind (`sell`, …). */
+            kind: string;
+            /** @description English; the UI words it from `code`. */
+            message: string;
+            /** Format: int64 */
+            portfolio_id: number;
+            trade_date: string;
+            /** Format: int64 */
+            transaction_id: number;
         };
         LoginRequest: {
             email: string;
@@ -1226,9 +1282,18 @@ export interface components {
         };
         /** @description One portfolio with its totals. */
         PortfolioWithTotals: {
+            ledger_issue?: null | components["schemas"]["LedgerIssueDto"];
             portfolio: components["schemas"]["PortfolioDto"];
             /** @description `moat_portfolio::valuation::Totals`, amounts rounded to the currency's minor unit. */
             totals: Record<string, never>;
+        };
+        /** @description One previewed row. */
+        PreviewRowDto: {
+            /** @description Already in the portfolio: will not be imported. */
+            duplicate: boolean;
+            /** @description The file line. */
+            line: number;
+            transaction: components["schemas"]["TransactionDto"];
         };
         /** @description An instrument with its quote. */
         Priced: {
@@ -1297,6 +1362,16 @@ export interface components {
          * @enum {string}
          */
         RoleName: "member" | "operator";
+        /** @description A problem with one row (`line`) or the whole file (line 1, the header). */
+        RowErrorDto: {
+            /** @description `moat_portfolio::IssueCode`. */
+            code: string;
+            /** @description The column at fault (`date`, `type`, `instrument`, `quantity`, …). */
+            column?: string | null;
+            line: number;
+            /** @description English; the UI words it from `code`. */
+            message: string;
+        };
         SetPremiumRequest: {
             premium: boolean;
         };
@@ -3119,13 +3194,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `payload_too_large` or `too_many_rows` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `invalid_import` with `errors` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ImportRefused"];
                 };
             };
         };
@@ -3145,13 +3229,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{rows: [{row, transaction, duplicate}], errors: [{row, column, code, message}], warnings, ignored_columns}` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ImportPreviewDto"];
                 };
             };
             404: {
@@ -3162,6 +3245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `payload_too_large` (over 5 MB) or `too_many_rows` (over 20,000 rows) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3189,7 +3273,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{currency, points: [{date, value, flow, benchmark}], periods: [PeriodReturn]}` */
+            /** @description `{currency, benchmark, points: [{date, value, flow, cumulative_return, benchmark_return}], periods: [PeriodReturn], ledger_issues}` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3248,7 +3332,10 @@ export interface operations {
     add_transaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names this request: a retry with the same key and body answers the first answer (kept 24 h) */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 id: number;
             };
@@ -3268,7 +3355,25 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
+            /** @description `invalid_parameter`: a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the key named another request */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
