@@ -123,16 +123,20 @@ describe('observability', () => {
     await page.getByTestId('feedback-email').fill('ant@example.com');
     await page.getByTestId('feedback-submit').click();
 
-    // The operator finds the member's session, with errors and feedback.
+    // The operator finds the member's session, with errors and feedback: bound to the
+    // member by the app's authenticated request (the recorder's identify is a claim).
+    const { user_id: memberId } = await get(member, '/api/me');
     const session = await eventually(
       async () => {
-        const { sessions } = await get(operator, '/api/operator/observe/sessions?has_errors=true&has_feedback=true');
-        const found = sessions.find((s) => JSON.stringify(s).includes(nickname));
-        assert.ok(found, `no session of ${nickname} yet: ${JSON.stringify(sessions).slice(0, 500)}`);
-        return found;
+        const { sessions } = await get(operator, `/api/operator/observe/sessions?has_errors=true&has_feedback=true&member=${memberId}`);
+        assert.ok(sessions.length >= 1, `no bound session of ${nickname} yet: ${JSON.stringify(sessions).slice(0, 500)}`);
+        return sessions[0];
       },
       { timeout: PUSH_WAIT_MS, interval: 500 },
     );
+    assert.equal(session.member, String(memberId));
+    assert.equal(session.user_object?.nickname, nickname);
+    assert.equal(session.properties?.claimed_user_identifier, String(memberId), 'the recorder’s claim is kept as a claim');
     const id = session.secure_id;
 
     // The kept error is grouped; "Failed to fetch" never arrived.

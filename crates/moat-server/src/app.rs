@@ -33,6 +33,15 @@ impl Application {
     /// Opens the database named by the configuration, applies migrations and binds the
     /// listener (so that port 0 resolves before anyone needs the address).
     pub async fn build(config: Config) -> anyhow::Result<Self> {
+        Self::build_with_clock(config, Arc::new(crate::clock::SystemClock)).await
+    }
+
+    /// [`Application::build`], with the time-based limits reading `clock` (tests hold
+    /// time still or move it on with a [`crate::clock::ManualClock`]).
+    pub async fn build_with_clock(
+        config: Config,
+        clock: Arc<dyn crate::clock::Clock>,
+    ) -> anyhow::Result<Self> {
         let url = config.effective_database_url();
         if url.starts_with("sqlite:") {
             std::fs::create_dir_all(&config.data_dir)
@@ -63,7 +72,7 @@ impl Application {
                  instances sharing this PostgreSQL database must share one key (MOAT_AUTH_TOKEN_KEY)"
             );
         }
-        let auth = crate::auth::Auth::new(&config.auth, &config.data_dir)
+        let auth = crate::auth::Auth::with_clock(&config.auth, &config.data_dir, clock)
             .context("cannot set up accounts")?;
         let market = crate::market::MarketService::start(storage.clone(), &config.market)
             .await

@@ -6,8 +6,15 @@ mod helpers;
 use std::sync::Arc;
 
 use base64::Engine;
+use futures_util::{stream::FuturesUnordered, StreamExt};
 use helpers::{assert_error, send, signup, TestApp, PASSWORD};
-use moat_server::auth::token::{Claims, TokenKeys};
+use moat_server::{
+    auth::{
+        rate_limit::{FIRST_BACKOFF, FREE_LOGIN_FAILURES},
+        token::{Claims, TokenKeys},
+    },
+    clock::ManualClock,
+};
 use moat_storage::{testing::TestDatabase, Storage, Ticket, TicketKind};
 use reqwest::{Method, Response};
 use serde_json::{json, Value};
@@ -30,6 +37,42 @@ async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Confi
         tweak(c);
     })
     .await
+}
+
+/// An app whose limits read a clock that stands still until the test moves it, so a
+/// wait never runs out while a test is slow.
+async fn spawn_frozen(
+    db: TestDatabase,
+    tweak: impl FnOnce(&mut moat_server::Config),
+) -> (TestApp, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::starting_now());
+    let app = TestApp::spawn_with_clock(
+        db,
+        |c| {
+            c.auth.token_key = key_b64();
+            c.auth.signups_per_ip_per_hour = 1000;
+            tweak(c);
+        },
+        clock.clone(),
+    )
+    .await;
+    (app, clock)
+}
+
+/// Password checks the app has started so far.
+fn password_checks(app: &TestApp) -> u64 {
+    *app.state.auth.passwords.checks().borrow()
+}
+
+/// Asserts `429 rate_limited` with a `Retry-After` of at least a second.
+async fn assert_rate_limited(r: Response) {
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry >= 1, "{retry}");
+    assert_error(r, 429, "rate_limited").await;
 }
 
 async fn storage(app: &TestApp) -> Arc<dyn Storage> {
@@ -456,9 +499,9 @@ async fn unknown_email_and_wrong_password_get_the_same_answer() {
 
 #[tokio::test]
 async fn repeated_failed_log_ins_are_rate_limited_with_retry_after() {
-    let app = spawn(TestDatabase::sqlite()).await;
+    let (app, clock) = spawn_frozen(TestDatabase::sqlite(), |_| {}).await;
     signup(&app, "ant@x.io", "ant").await;
-    for _ in 0..5 {
+    for _ in 0..FREE_LOGIN_FAILURES {
         assert_error(
             login(&app, "ant@x.io", "wrong password!").await,
             401,
@@ -472,11 +515,164 @@ async fn repeated_failed_log_ins_are_rate_limited_with_retry_after() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!((1..=1).contains(&retry), "{retry}");
+    assert_eq!(retry, FIRST_BACKOFF.as_secs());
     assert_error(r, 429, "rate_limited").await;
     // After the wait, the right password works and clears the count.
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    clock.advance(FIRST_BACKOFF);
     assert_eq!(login(&app, "ant@x.io", PASSWORD).await.status(), 200);
+    for _ in 0..FREE_LOGIN_FAILURES {
+        assert_eq!(login(&app, "ant@x.io", "wrong!").await.status(), 401);
+    }
+}
+
+/// Parallel log-ins: the slot is taken before the password check, so guesses in flight
+/// use up the allowance (issue 14 §4: 40 of 50 parallel guesses used to be checked).
+#[tokio::test]
+async fn fifty_parallel_wrong_passwords_reach_the_password_check_at_most_five_times() {
+    const ATTEMPTS: usize = 50;
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let (app, _clock) = spawn_frozen(db, |_| {}).await;
+        signup(&app, "ant@x.io", "ant").await;
+        let before = password_checks(&app);
+        let answers = futures_util::future::join_all((0..ATTEMPTS).map(|i| {
+            let app = &app;
+            async move { login(app, "ant@x.io", &format!("wrong password {i}")).await }
+        }))
+        .await;
+        let checked = password_checks(&app) - before;
+        assert!(
+            checked <= u64::from(FREE_LOGIN_FAILURES),
+            "{backend:?}: {checked} passwords checked"
+        );
+        let mut refused = 0;
+        for r in answers {
+            if r.status() == 429 {
+                refused += 1;
+                assert_rate_limited(r).await;
+            } else {
+                assert_error(r, 401, "invalid_credentials").await;
+            }
+        }
+        assert_eq!(
+            (ATTEMPTS - refused) as u64,
+            checked,
+            "{backend:?}: every attempt not refused was checked, and only those"
+        );
+        assert_eq!(checked, u64::from(FREE_LOGIN_FAILURES), "no slot is lost");
+    }
+}
+
+/// The right password hidden among parallel wrong ones logs in only if it got one of
+/// the free slots; otherwise it is refused like the rest. The password checks are held
+/// until every attempt has either been refused or reached the check, so all of them
+/// are in flight at once.
+#[tokio::test]
+async fn a_correct_password_among_fifty_parallel_wrong_ones_needs_one_of_the_free_slots() {
+    const ATTEMPTS: usize = 50;
+    const CORRECT: usize = 23;
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let (app, clock) = spawn_frozen(db, |_| {}).await;
+        signup(&app, "ant@x.io", "ant").await;
+        let mut checks = app.state.auth.passwords.checks();
+        let before = *checks.borrow_and_update();
+        let pause = app.state.auth.passwords.pause().await.unwrap();
+        let mut pending: FuturesUnordered<_> = (0..ATTEMPTS)
+            .map(|i| {
+                let password = if i == CORRECT {
+                    PASSWORD.to_owned()
+                } else {
+                    format!("wrong password {i}")
+                };
+                let app = &app;
+                async move { (i, login(app, "ant@x.io", &password).await) }
+            })
+            .collect();
+        let mut answers: Vec<Option<Response>> = (0..ATTEMPTS).map(|_| None).collect();
+        let mut answered = 0;
+        // Until each attempt is decided: answered (refused), or waiting in the check.
+        while answered + (*checks.borrow() - before) < ATTEMPTS as u64 {
+            tokio::select! {
+                Some((i, r)) = pending.next() => {
+                    answers[i] = Some(r);
+                    answered += 1;
+                }
+                changed = checks.changed() => changed.unwrap(),
+            }
+        }
+        drop(pause);
+        while let Some((i, r)) = pending.next().await {
+            answers[i] = Some(r);
+        }
+        let checked = password_checks(&app) - before;
+        assert!(
+            checked <= u64::from(FREE_LOGIN_FAILURES),
+            "{backend:?}: {checked} passwords checked"
+        );
+        let mut wrong_checked = 0;
+        let mut correct_status = 0;
+        for (i, r) in answers.into_iter().enumerate() {
+            let r = r.unwrap();
+            let status = r.status().as_u16();
+            match (i == CORRECT, status) {
+                (true, 200) => correct_status = 200,
+                (_, 429) => {
+                    if i == CORRECT {
+                        correct_status = 429;
+                    }
+                    assert_rate_limited(r).await;
+                }
+                (false, 401) => {
+                    wrong_checked += 1;
+                    assert_error(r, 401, "invalid_credentials").await;
+                }
+                other => panic!("{backend:?}: attempt {i} answered {other:?}"),
+            }
+        }
+        let correct_checked = u64::from(correct_status == 200);
+        assert_eq!(
+            wrong_checked + correct_checked,
+            checked,
+            "{backend:?}: the right password logged in only if it was one of the checked"
+        );
+        // The account still works once the wait is over.
+        clock.advance(FIRST_BACKOFF);
+        assert_eq!(login(&app, "ant@x.io", PASSWORD).await.status(), 200);
+    }
+}
+
+/// Re-entering the password (to change it or delete the account) shares the log-in
+/// allowance, atomically too.
+#[tokio::test]
+async fn parallel_wrong_current_passwords_reach_the_check_at_most_five_times() {
+    const ATTEMPTS: usize = 30;
+    let (app, _clock) = spawn_frozen(TestDatabase::sqlite(), |_| {}).await;
+    let token = signup(&app, "ant@x.io", "ant").await;
+    let before = password_checks(&app);
+    let answers = futures_util::future::join_all((0..ATTEMPTS).map(|i| {
+        let (path, method, body) = if i % 2 == 0 {
+            (
+                "/api/me/password",
+                Method::POST,
+                json!({"current_password": format!("wrong {i}"), "new_password": "a brand new passphrase"}),
+            )
+        } else {
+            ("/api/me", Method::DELETE, json!({"password": format!("wrong {i}")}))
+        };
+        send(&app, method, path, Some(&token), Some(body))
+    }))
+    .await;
+    let checked = password_checks(&app) - before;
+    assert!(
+        checked <= u64::from(FREE_LOGIN_FAILURES),
+        "{checked} passwords checked"
+    );
+    let refused = answers.iter().filter(|r| r.status() == 429).count();
+    assert_eq!((ATTEMPTS - refused) as u64, checked);
+    // And the account's log-in waits too: the same account key.
+    assert_rate_limited(login(&app, "ant@x.io", PASSWORD).await).await;
+    assert_eq!(me(&app, &token).await.status(), 200, "nothing changed");
 }
 
 #[tokio::test]
@@ -505,6 +701,69 @@ async fn sign_ups_are_limited_per_ip() {
     );
     assert_error(r, 429, "rate_limited").await;
     assert_eq!(storage(&app).await.count_users().await.unwrap(), 2);
+}
+
+/// Only a made account uses up the address's allowance: sign-ups refused as taken (409)
+/// or invalid (422) give their slot back, by e-mail and password or socially.
+#[tokio::test]
+async fn sign_ups_refused_as_taken_do_not_use_up_the_allowance() {
+    const ALLOWANCE: u32 = 2;
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |c| c.auth.signups_per_ip_per_hour = ALLOWANCE).await;
+        let s = storage(&app).await;
+        signup(&app, "a@x.io", "aaa").await;
+        let post = |body: Value| send(&app, Method::POST, "/api/auth/signup", None, Some(body));
+        for i in 0..3 {
+            let r = post(
+                json!({"email": "A@x.io", "password": PASSWORD, "nickname": format!("new{i}")}),
+            )
+            .await;
+            assert_error(r, 409, "email_taken").await;
+            let r = post(
+                json!({"email": format!("new{i}@x.io"), "password": PASSWORD, "nickname": "AAA"}),
+            )
+            .await;
+            assert_error(r, 409, "nickname_taken").await;
+            let r = post(json!({"email": "not an email", "password": PASSWORD, "nickname": "bbb"}))
+                .await;
+            assert_error(r, 422, "invalid_input").await;
+        }
+        // Social sign-ups with a taken nickname, too.
+        let now = chrono::Utc::now().timestamp();
+        s.insert_ticket(&Ticket {
+            ticket_hash: moat_server::auth::oidc::hash_ticket("social"),
+            kind: TicketKind::Signup,
+            provider: "kakao".into(),
+            subject: "s1".into(),
+            email: None,
+            next_path: "/".into(),
+            expires_at: now + 600,
+        })
+        .await
+        .unwrap();
+        for _ in 0..3 {
+            let r = send(
+                &app,
+                Method::POST,
+                "/api/auth/oidc/signup",
+                None,
+                Some(json!({"ticket": "social", "nickname": "aaa"})),
+            )
+            .await;
+            assert_error(r, 409, "nickname_taken").await;
+        }
+        assert_eq!(
+            post(json!({"email": "b@x.io", "password": PASSWORD, "nickname": "bbb"}))
+                .await
+                .status(),
+            201,
+            "{backend:?}: the second account of the allowance"
+        );
+        let r = post(json!({"email": "c@x.io", "password": PASSWORD, "nickname": "ccc"})).await;
+        assert_rate_limited(r).await;
+        assert_eq!(s.count_users().await.unwrap(), i64::from(ALLOWANCE));
+    }
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ mod helpers;
 use std::{io::Write, time::Duration};
 
 use base64::Engine;
-use helpers::{send, signup, TestApp};
+use helpers::{assert_error, send, signup, TestApp};
 use moat_storage::{observability::ObsCounts, testing::TestDatabase};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -448,10 +448,174 @@ async fn past_a_budget_the_recorder_is_told_billing_quota_exceeded() {
     assert!(counts(&app).await.sessions < 20);
 }
 
+/// Issue 14 §5: a visitor who knows a session's id cannot make it show as a member's;
+/// `identifySession` carries no token, so it is kept as a claim only.
+#[tokio::test]
+async fn an_unauthenticated_identify_cannot_label_a_session_as_a_member() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |_| {}).await;
+        let (op, victim) = operator_and_member(&app).await;
+        let victim_id = member_id_of(&app, &victim).await;
+        init(&app, SESSION).await;
+        let (status, _) = gql(&app, "identifySession", json!({"session_secure_id": SESSION, "user_identifier": victim_id, "user_object": {"nickname": "parkminsu"}})).await;
+        assert_eq!(status, 200, "the recorder gets its usual reply");
+
+        let listed = get_json(
+            &app,
+            &format!("/api/operator/observe/sessions?member={victim_id}"),
+            &op,
+        )
+        .await;
+        assert_eq!(listed["sessions"], json!([]), "{backend:?}: {listed}");
+        let s = &get_json(
+            &app,
+            &format!("/api/operator/observe/sessions/{SESSION}"),
+            &op,
+        )
+        .await["session"];
+        assert_eq!(s["member"], Value::Null, "{backend:?}: {s}");
+        assert_eq!(s["user_object"], Value::Null);
+        // Kept as what it is: a claim.
+        assert_eq!(s["properties"]["claimed_user_identifier"], victim_id);
+        assert!(s["properties"]["claimed_user_object"]
+            .as_str()
+            .unwrap()
+            .contains("parkminsu"));
+
+        // Nor can it relabel a session a member has bound.
+        let other = signup(&app, "o@moat.example", "leeseoyeon").await;
+        assert_eq!(bind(&app, SESSION, &other).await.status(), 204);
+        gql(&app, "identifySession", json!({"session_secure_id": SESSION, "user_identifier": victim_id, "user_object": {"nickname": "parkminsu"}})).await;
+        let s = &get_json(
+            &app,
+            &format!("/api/operator/observe/sessions/{SESSION}"),
+            &op,
+        )
+        .await["session"];
+        assert_eq!(s["member"], member_id_of(&app, &other).await, "{backend:?}");
+        assert_eq!(s["user_object"]["nickname"], "leeseoyeon");
+    }
+}
+
+/// The member's own token binds a session to them; another member's token cannot
+/// take it over, and nothing changes when it tries.
+#[tokio::test]
+async fn a_members_own_binding_labels_the_session_and_another_member_cannot_take_it() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |_| {}).await;
+        let (op, member) = operator_and_member(&app).await;
+        let member_id = member_id_of(&app, &member).await;
+        let intruder = signup(&app, "i@moat.example", "choiyuna").await;
+        init(&app, SESSION).await;
+
+        assert_eq!(
+            bind(&app, SESSION, &member).await.status(),
+            204,
+            "{backend:?}"
+        );
+        let listed = get_json(
+            &app,
+            &format!("/api/operator/observe/sessions?member={member_id}"),
+            &op,
+        )
+        .await;
+        assert_eq!(
+            listed["sessions"][0]["secure_id"], SESSION,
+            "{backend:?}: {listed}"
+        );
+        assert_eq!(
+            listed["sessions"][0]["user_object"]["nickname"],
+            "parkminsu"
+        );
+
+        let e = assert_error(bind(&app, SESSION, &intruder).await, 409, "session_bound").await;
+        assert!(e["message"].as_str().unwrap().contains("another member"));
+        let s = &get_json(
+            &app,
+            &format!("/api/operator/observe/sessions/{SESSION}"),
+            &op,
+        )
+        .await["session"];
+        assert_eq!(s["member"], member_id, "{backend:?}: unchanged");
+        assert_eq!(s["user_object"]["nickname"], "parkminsu");
+
+        // The member binds again after a new nickname: the console shows it.
+        let r = send(
+            &app,
+            Method::PATCH,
+            "/api/me",
+            Some(&member),
+            Some(json!({"nickname": "parkminsu2"})),
+        )
+        .await;
+        let member = r.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(bind(&app, SESSION, &member).await.status(), 204);
+        let s = &get_json(
+            &app,
+            &format!("/api/operator/observe/sessions/{SESSION}"),
+            &op,
+        )
+        .await["session"];
+        assert_eq!(s["user_object"]["nickname"], "parkminsu2");
+
+        // Bad input changes nothing.
+        assert_error(bind(&app, SESSION, "").await, 401, "unauthenticated").await;
+        assert_error(
+            bind(&app, "NoSuchSession", &intruder).await,
+            404,
+            "not_found",
+        )
+        .await;
+        assert_error(
+            bind(&app, "bad%20id", &intruder).await,
+            400,
+            "invalid_parameter",
+        )
+        .await;
+        assert_error(
+            bind(&app, &"x".repeat(65), &intruder).await,
+            400,
+            "invalid_parameter",
+        )
+        .await;
+        let intruder_id = member_id_of(&app, &intruder).await;
+        let none = get_json(
+            &app,
+            &format!("/api/operator/observe/sessions?member={intruder_id}"),
+            &op,
+        )
+        .await;
+        assert_eq!(none["sessions"], json!([]), "{backend:?}");
+    }
+}
+
 async fn operator_and_member(app: &TestApp) -> (String, String) {
     let operator = signup(app, "op@moat.example", "kimjiwoo").await;
     let member = signup(app, "m@moat.example", "parkminsu").await;
     (operator, member)
+}
+
+/// The member's user id, as the console names members.
+async fn member_id_of(app: &TestApp, token: &str) -> String {
+    get_json(app, "/api/me", token).await["user_id"].to_string()
+}
+
+/// `PUT /api/observe/sessions/{secure_id}/member` with `token` (or none).
+async fn bind(app: &TestApp, secure_id: &str, token: &str) -> reqwest::Response {
+    let path = format!("/api/observe/sessions/{secure_id}/member");
+    send(
+        app,
+        Method::PUT,
+        &path,
+        Some(token).filter(|t| !t.is_empty()),
+        None,
+    )
+    .await
 }
 
 async fn get_json(app: &TestApp, path: &str, token: &str) -> Value {
@@ -465,9 +629,11 @@ async fn the_console_reads_sessions_replays_errors_feedback_and_vitals() {
     for db in TestDatabase::all().await {
         let backend = db.backend;
         let app = spawn_with(db, |_| {}).await;
-        let (op, _) = operator_and_member(&app).await;
+        let (op, member) = operator_and_member(&app).await;
+        let member_id = member_id_of(&app, &member).await;
         init(&app, SESSION).await;
-        gql(&app, "identifySession", json!({"session_secure_id": SESSION, "user_identifier": "42", "user_object": {"nickname": "개미"}})).await;
+        gql(&app, "identifySession", json!({"session_secure_id": SESSION, "user_identifier": member_id, "user_object": {"nickname": "parkminsu"}})).await;
+        assert_eq!(bind(&app, SESSION, &member).await.status(), 204);
         let t0 = now_ms() - 60_000;
         // The second chunk arrives first; events inside a chunk are out of order.
         push(
@@ -493,7 +659,7 @@ async fn the_console_reads_sessions_replays_errors_feedback_and_vitals() {
 
         let list = get_json(
             &app,
-            "/api/operator/observe/sessions?has_errors=true&member=42",
+            &format!("/api/operator/observe/sessions?has_errors=true&member={member_id}"),
             &op,
         )
         .await;
@@ -504,8 +670,8 @@ async fn the_console_reads_sessions_replays_errors_feedback_and_vitals() {
         );
         let s = &list["sessions"][0];
         assert_eq!(s["secure_id"], SESSION);
-        assert_eq!(s["member"], "42");
-        assert_eq!(s["user_object"]["nickname"], "개미");
+        assert_eq!(s["member"], member_id);
+        assert_eq!(s["user_object"]["nickname"], "parkminsu");
         assert_eq!(s["has_feedback"], true);
         assert_eq!(s["environment"], "production");
         assert_eq!(
@@ -661,12 +827,12 @@ async fn the_console_reads_sessions_replays_errors_feedback_and_vitals() {
         .await;
         assert_eq!(group["occurrences"][0]["session_secure_id"], SESSION);
         assert_eq!(group["occurrences"][0]["replay_offset_ms"], 1700);
-        assert_eq!(group["members"], json!(["42"]));
+        assert_eq!(group["members"], json!([member_id]));
 
         let feedback = get_json(&app, "/api/operator/observe/feedback", &op).await;
         assert_eq!(feedback["feedback"][0]["verbatim"], "좋아요");
         assert_eq!(feedback["feedback"][0]["session_secure_id"], SESSION);
-        assert_eq!(feedback["feedback"][0]["member"], "42");
+        assert_eq!(feedback["feedback"][0]["member"], member_id);
 
         let vitals = get_json(&app, "/api/operator/observe/vitals", &op).await;
         let lcp = vitals["overall"]

@@ -329,13 +329,17 @@ pub trait ObservabilityStorage: Send + Sync {
 
     async fn obs_session(&self, secure_id: &str) -> Result<Option<ObsSessionRow>, StorageError>;
 
-    /// Sets the member identifier and user object (JSON).
-    async fn obs_identify_session(
+    /// Binds the session to a member: sets the member identifier and user object
+    /// (JSON), unless another member is bound to it already. `true` when the session is
+    /// now bound to `user_identifier` (newly, or again with a fresh user object),
+    /// `false` when it belongs to another member (nothing changes). One statement, so of
+    /// two members binding the same session at once exactly one wins.
+    async fn obs_bind_session(
         &self,
         session_id: i64,
         user_identifier: &str,
-        user_object: Option<&str>,
-    ) -> Result<(), StorageError>;
+        user_object: &str,
+    ) -> Result<bool, StorageError>;
 
     /// Replaces the session's properties (a JSON object the caller merged).
     async fn obs_set_session_properties(
@@ -597,23 +601,23 @@ macro_rules! impl_observability_storage {
                     .await?)
             }
 
-            async fn obs_identify_session(
+            async fn obs_bind_session(
                 &self,
                 session_id: i64,
                 user_identifier: &str,
-                user_object: Option<&str>,
-            ) -> Result<(), $crate::StorageError> {
-                let _db = $crate::probe::op("obs_identify_session");
-                sqlx::query(
-                    "UPDATE obs_sessions SET user_identifier = $1,
-                         user_object = COALESCE($2, user_object) WHERE id = $3",
+                user_object: &str,
+            ) -> Result<bool, $crate::StorageError> {
+                let _db = $crate::probe::op("obs_bind_session");
+                let done = sqlx::query(
+                    "UPDATE obs_sessions SET user_identifier = $1, user_object = $2
+                     WHERE id = $3 AND (user_identifier IS NULL OR user_identifier = $1)",
                 )
                 .bind(user_identifier)
                 .bind(user_object)
                 .bind(session_id)
                 .execute(&self.pool)
                 .await?;
-                Ok(())
+                Ok(done.rows_affected() == 1)
             }
 
             async fn obs_set_session_properties(

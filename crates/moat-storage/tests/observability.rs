@@ -163,9 +163,10 @@ async fn sessions_upsert_and_pushes_are_idempotent() {
         );
         assert_eq!(groups[0].first_seen, T0 + 6_000);
         assert_eq!(groups[0].last_seen, T0 + 8_000);
-        s.obs_identify_session(first.id, "42", Some("{\"nickname\":\"개미\"}"))
+        assert!(s
+            .obs_bind_session(first.id, "42", "{\"nickname\":\"개미\"}")
             .await
-            .unwrap();
+            .unwrap());
         let g = s.obs_error_group(groups[0].id).await.unwrap().unwrap();
         assert_eq!(g.members, 1);
         let occ = s.obs_error_occurrences(g.id, 10).await.unwrap();
@@ -198,6 +199,50 @@ async fn sessions_upsert_and_pushes_are_idempotent() {
     }
 }
 
+/// A session belongs to the first member bound to it: that member may bind it again
+/// (a new nickname), another may not, also when both try at once.
+#[tokio::test]
+async fn a_session_is_bound_to_the_first_member_only() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let s = db.storage().await;
+        let row = s.obs_upsert_session(&session("s1", T0)).await.unwrap();
+        assert!(s
+            .obs_bind_session(row.id, "7", r#"{"nickname":"개미"}"#)
+            .await
+            .unwrap());
+        assert!(s
+            .obs_bind_session(row.id, "7", r#"{"nickname":"큰개미"}"#)
+            .await
+            .unwrap());
+        assert!(!s
+            .obs_bind_session(row.id, "8", r#"{"nickname":"황소"}"#)
+            .await
+            .unwrap());
+        let row = s.obs_session("s1").await.unwrap().unwrap();
+        assert_eq!(row.user_identifier.as_deref(), Some("7"), "{backend:?}");
+        assert_eq!(row.user_object.as_deref(), Some(r#"{"nickname":"큰개미"}"#));
+
+        // Members racing for one unbound session: exactly one wins.
+        let racy = s.obs_upsert_session(&session("s2", T0)).await.unwrap();
+        let tasks: Vec<_> = (0..16)
+            .map(|i| {
+                let s = s.clone();
+                tokio::spawn(async move {
+                    s.obs_bind_session(racy.id, &i.to_string(), "{}")
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut won = 0;
+        for t in tasks {
+            won += usize::from(t.await.unwrap());
+        }
+        assert_eq!(won, 1, "{backend:?}");
+    }
+}
+
 #[tokio::test]
 async fn session_filters_and_pages() {
     for db in TestDatabase::all().await {
@@ -216,9 +261,7 @@ async fn session_filters_and_pages() {
                 .await
                 .unwrap();
             if i == 3 {
-                s.obs_identify_session(row.id, "member-3", None)
-                    .await
-                    .unwrap();
+                assert!(s.obs_bind_session(row.id, "member-3", "{}").await.unwrap());
                 s.obs_add_feedback(&NewFeedback {
                     session_id: row.id,
                     user_name: Some("개미".into()),

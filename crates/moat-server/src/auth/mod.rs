@@ -6,7 +6,8 @@
 //! - [`password`]: Argon2id hashing and password rules; [`validate`]: email, nickname
 //! - [`extract`]: `Member`, `Operator`, `ClientIp`: the one place authorization happens
 //! - [`routes`]: the `/api/auth/*`, `/api/me*`, `/api/users/*`, `/api/admin/*` handlers
-//! - [`oidc`]: social log-in; [`rate_limit`]: log-in back-off and sign-up limits
+//! - [`oidc`]: social log-in; [`rate_limit`]: the log-in back-off and sign-up limits
+//!   behind the [`rate_limit::Limiter`] trait
 
 pub mod extract;
 pub mod oidc;
@@ -16,12 +17,15 @@ pub mod routes;
 pub mod token;
 pub mod validate;
 
-use std::{path::Path, time::Duration};
+use std::{path::Path, sync::Arc, time::Duration};
 
 use moat_storage::{Session, Storage, User};
 use uuid::Uuid;
 
-use crate::config::AuthConfig;
+use crate::{
+    clock::{Clock, SystemClock},
+    config::AuthConfig,
+};
 
 /// Pending social log-ins and tickets live this long.
 pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);
@@ -34,7 +38,8 @@ pub const RENEWED_TOKEN_HEADER: &str = "x-moat-token";
 pub struct Auth {
     pub keys: token::TokenKeys,
     pub passwords: password::Passwords,
-    pub limits: rate_limit::RateLimits,
+    /// The log-in back-off and sign-up limits.
+    pub limiter: Arc<dyn rate_limit::Limiter>,
     pub oidc: oidc::Providers,
     /// Token lifetime in seconds.
     pub lifetime_secs: i64,
@@ -43,6 +48,15 @@ pub struct Auth {
 impl Auth {
     /// Loads (or makes) the signing key and sets up the providers; no network.
     pub fn new(config: &AuthConfig, data_dir: &Path) -> anyhow::Result<Self> {
+        Self::with_clock(config, data_dir, Arc::new(SystemClock))
+    }
+
+    /// [`Auth::new`], with the limits reading time from `clock`.
+    pub fn with_clock(
+        config: &AuthConfig,
+        data_dir: &Path,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<Self> {
         let key = token::load_key(&config.token_key, data_dir)?;
         let lifetime_secs = if config.token_lifetime_secs > 0 {
             config.token_lifetime_secs as i64
@@ -52,7 +66,10 @@ impl Auth {
         Ok(Self {
             keys: token::TokenKeys::from_secret(&key),
             passwords: password::Passwords::default(),
-            limits: rate_limit::RateLimits::new(config.signups_per_ip_per_hour),
+            limiter: Arc::new(rate_limit::MemoryLimiter::new(
+                config.signups_per_ip_per_hour,
+                clock,
+            )),
             oidc: oidc::Providers::new(&config.oidc)?,
             lifetime_secs,
         })

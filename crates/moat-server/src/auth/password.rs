@@ -8,7 +8,7 @@ use argon2::{
     password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher as _, SaltString},
     Algorithm, Argon2, Params, PasswordVerifier, Version,
 };
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::{watch, OnceCell, OwnedSemaphorePermit, Semaphore};
 
 /// Argon2id memory cost in KiB (19 MiB).
 pub const ARGON2_MEMORY_KIB: u32 = 19_456;
@@ -48,6 +48,8 @@ pub struct Passwords {
     /// A hash of a random password, verified against for unknown emails so that
     /// both answers take the same time.
     dummy: OnceCell<String>,
+    /// Password checks started so far (verifications, dummy ones included).
+    checks: watch::Sender<u64>,
 }
 
 impl Default for Passwords {
@@ -55,6 +57,7 @@ impl Default for Passwords {
         Self {
             permits: Arc::new(Semaphore::new(MAX_CONCURRENT_HASHES)),
             dummy: OnceCell::new(),
+            checks: watch::Sender::new(0),
         }
     }
 }
@@ -75,6 +78,7 @@ impl Passwords {
 
     /// Whether `password` matches `hash`; `false` for a malformed hash.
     pub async fn verify(&self, password: &str, hash: &str) -> anyhow::Result<bool> {
+        self.checks.send_modify(|n| *n += 1);
         let password = password.to_owned();
         let hash = hash.to_owned();
         self.blocking(move || {
@@ -102,6 +106,22 @@ impl Passwords {
             .clone();
         self.verify(password, &dummy).await?;
         Ok(false)
+    }
+
+    /// The number of password checks started so far, as a channel that tells of each
+    /// new one: how tests see how many guesses reached the password check.
+    pub fn checks(&self) -> watch::Receiver<u64> {
+        self.checks.subscribe()
+    }
+
+    /// Holds every hashing slot until the guard is dropped, so that the password
+    /// checks started meanwhile wait (tests use it to have attempts in flight at once).
+    pub async fn pause(&self) -> anyhow::Result<OwnedSemaphorePermit> {
+        self.permits
+            .clone()
+            .acquire_many_owned(MAX_CONCURRENT_HASHES as u32)
+            .await
+            .context("hash semaphore closed")
     }
 
     async fn blocking<T: Send + 'static>(
@@ -188,5 +208,25 @@ mod tests {
         assert!(!p.verify("wrong horse battery", &h).await.unwrap());
         assert!(!p.verify("x", "not a hash").await.unwrap());
         assert!(!p.verify_dummy("anything").await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn checks_are_counted_when_they_start_and_wait_while_paused() {
+        let p = Arc::new(Passwords::default());
+        let h = p.hash("correct horse battery").await.unwrap();
+        let mut checks = p.checks();
+        assert_eq!(*checks.borrow_and_update(), 0, "hashing is not a check");
+        let pause = p.pause().await.unwrap();
+        let waiting = tokio::spawn({
+            let p = p.clone();
+            async move { p.verify("correct horse battery", &h).await }
+        });
+        checks.changed().await.unwrap();
+        assert_eq!(*checks.borrow(), 1, "counted while it waits");
+        assert!(!waiting.is_finished());
+        drop(pause);
+        assert!(waiting.await.unwrap().unwrap());
+        p.verify_dummy("x").await.unwrap();
+        assert_eq!(*checks.borrow(), 2, "a dummy check counts once");
     }
 }

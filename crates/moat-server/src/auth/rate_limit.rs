@@ -1,37 +1,43 @@
-//! Log-in back-off and sign-up limits, in memory per instance (a restart or another
-//! instance starts afresh; see ARCHITECTURE.md).
+//! The log-in back-off and the sign-up limits, behind one [`Limiter`] trait.
+//!
+//! Deciding and counting are one atomic step: an attempt first *reserves* a slot
+//! ([`Limiter::reserve_login`], [`Limiter::reserve_signup`]), and only then is the
+//! password checked or the account made. A reserved log-in counts as a failure from
+//! the moment it is reserved, so attempts in flight use up the allowance too: with 50
+//! parallel log-ins for one account, [`FREE_LOGIN_FAILURES`] passwords are checked and
+//! the rest are refused. The attempt is then settled: a failed log-in keeps its slot, a
+//! successful one clears its keys; a sign-up that made an account keeps its slot, one
+//! that did not (a taken email or nickname) gives it back. A permit dropped without
+//! being settled (the request was cancelled) keeps its slot.
+//!
+//! [`MemoryLimiter`] keeps the counts in memory, per instance (a restart or another
+//! instance starts afresh; see ARCHITECTURE.md). A limiter shared through the database
+//! implements the same trait.
 
 use std::{
     collections::{HashMap, VecDeque},
     net::IpAddr,
-    sync::Mutex,
-    time::{Duration, Instant},
+    sync::{Arc, Mutex},
+    time::{Duration, SystemTime},
+};
+
+use async_trait::async_trait;
+
+use crate::{
+    clock::{since, Clock},
+    http::error::ApiError,
 };
 
 /// Failed log-ins allowed before back-off starts.
 pub const FREE_LOGIN_FAILURES: u32 = 5;
 /// The first wait after the free failures; it doubles with each further failure.
 pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
-/// The longest wait.
+/// The longest wait; a key quiet for this long has its failures forgiven.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(15 * 60);
 /// The sign-up window.
 pub const SIGNUP_WINDOW: Duration = Duration::from_secs(60 * 60);
 /// Entries kept before idle ones are swept.
 const SWEEP_AT: usize = 10_000;
-
-#[derive(Debug, Clone, Copy)]
-struct Failures {
-    count: u32,
-    blocked_until: Instant,
-    last: Instant,
-}
-
-/// The limiter: failures per IP and per email, sign-ups per IP.
-pub struct RateLimits {
-    signups_per_hour: u32,
-    failures: Mutex<HashMap<String, Failures>>,
-    signups: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
-}
 
 /// The wait for the n-th failure past the free ones (0-based): 1 s, 2 s, 4 s, … ≤ 15 min.
 pub fn backoff(extra_failures: u32) -> Duration {
@@ -41,111 +47,269 @@ pub fn backoff(extra_failures: u32) -> Duration {
         .min(MAX_BACKOFF)
 }
 
-fn ip_key(ip: IpAddr) -> String {
-    format!("ip:{ip}")
+/// The keys a log-in attempt counts against: the client address and the account
+/// (its email, or `#<user id>` for a member without one).
+pub fn login_keys(ip: IpAddr, account: &str) -> [String; 2] {
+    [format!("ip:{ip}"), format!("account:{account}")]
 }
 
-fn email_key(email: &str) -> String {
-    format!("email:{email}")
+/// Why an attempt may not go ahead.
+#[derive(Debug)]
+pub enum LimitError {
+    /// Over the limit: try again after this long.
+    Wait(Duration),
+    /// The limiter itself failed (e.g. its database); the attempt is refused.
+    Failed(anyhow::Error),
 }
 
-impl RateLimits {
-    pub fn new(signups_per_hour: u32) -> Self {
+impl From<LimitError> for ApiError {
+    fn from(e: LimitError) -> Self {
+        match e {
+            LimitError::Wait(wait) => ApiError::rate_limited(wait),
+            LimitError::Failed(e) => ApiError::internal(e.context("the rate limiter failed")),
+        }
+    }
+}
+
+/// How a reserved attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A log-in with the right password; a sign-up that made an account.
+    Succeeded,
+    /// A log-in with a wrong password (or an unknown account); a sign-up that made no
+    /// account.
+    Failed,
+}
+
+impl Outcome {
+    /// `Succeeded` for `Ok`.
+    pub fn of<T, E>(result: &Result<T, E>) -> Self {
+        if result.is_ok() {
+            Self::Succeeded
+        } else {
+            Self::Failed
+        }
+    }
+}
+
+/// A reserved log-in attempt. Settle it with [`Limiter::settle_login`]; dropped
+/// unsettled, it stays a failure.
+#[derive(Debug)]
+#[must_use = "settle the attempt; a dropped permit stays a failure"]
+pub struct LoginPermit {
+    /// Each key with its failure count including this attempt.
+    pub charged: Vec<(String, u32)>,
+}
+
+/// A reserved sign-up. Settle it with [`Limiter::settle_signup`]; dropped unsettled, it
+/// stays used.
+#[derive(Debug)]
+#[must_use = "settle the sign-up; a dropped permit stays used"]
+pub struct SignupPermit {
+    pub ip: IpAddr,
+    /// When the slot was taken.
+    pub at: SystemTime,
+}
+
+/// The log-in back-off and sign-up limits. Every method is one atomic step, also
+/// under parallel requests (and, for a shared implementation, across instances).
+#[async_trait]
+pub trait Limiter: Send + Sync {
+    /// Reserves one log-in attempt against all `keys` at once: refused with the
+    /// longest wait when any key must wait (nothing is charged then), else charged to
+    /// every key as a failure until settled. The reservation that uses up the free
+    /// failures starts the first wait, so no further attempt starts while it runs.
+    async fn reserve_login(&self, keys: &[String]) -> Result<LoginPermit, LimitError>;
+
+    /// Settles a log-in: a failure keeps its slot and its wait now runs from this
+    /// moment; a success clears the keys (failures in flight at that moment are
+    /// forgiven with the rest).
+    async fn settle_login(&self, permit: LoginPermit, outcome: Outcome) -> anyhow::Result<()>;
+
+    /// Reserves a sign-up from `ip`, or refuses with the wait until the oldest one in
+    /// the window expires.
+    async fn reserve_signup(&self, ip: IpAddr) -> Result<SignupPermit, LimitError>;
+
+    /// Settles a sign-up: one that made an account keeps its slot, one that did not
+    /// gives it back.
+    async fn settle_signup(&self, permit: SignupPermit, outcome: Outcome) -> anyhow::Result<()>;
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Failures {
+    /// Failures, in flight ones included.
+    count: u32,
+    blocked_until: SystemTime,
+    last: SystemTime,
+}
+
+/// The in-memory [`Limiter`]: failures per key, sign-ups per IP, one lock each.
+pub struct MemoryLimiter {
+    clock: Arc<dyn Clock>,
+    signups_per_hour: u32,
+    failures: Mutex<HashMap<String, Failures>>,
+    signups: Mutex<HashMap<IpAddr, VecDeque<SystemTime>>>,
+}
+
+impl MemoryLimiter {
+    pub fn new(signups_per_hour: u32, clock: Arc<dyn Clock>) -> Self {
         Self {
+            clock,
             signups_per_hour,
             failures: Mutex::default(),
             signups: Mutex::default(),
         }
     }
+}
 
-    /// `Err(wait)` when a log-in from `ip` or for `email` must wait.
-    pub fn check_login(&self, ip: IpAddr, email: &str) -> Result<(), Duration> {
-        let now = Instant::now();
-        let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let wait = [ip_key(ip), email_key(email)]
+#[async_trait]
+impl Limiter for MemoryLimiter {
+    async fn reserve_login(&self, keys: &[String]) -> Result<LoginPermit, LimitError> {
+        let now = self.clock.now();
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= SWEEP_AT {
+            map.retain(|_, f| since(now, f.last) < MAX_BACKOFF);
+        }
+        let wait = keys
             .iter()
             .filter_map(|k| map.get(k))
-            .map(|f| f.blocked_until.saturating_duration_since(now))
+            .map(|f| since(f.blocked_until, now))
             .max()
             .unwrap_or_default();
-        if wait.is_zero() {
-            Ok(())
-        } else {
-            Err(wait)
+        if !wait.is_zero() {
+            return Err(LimitError::Wait(wait));
         }
+        let charged = keys
+            .iter()
+            .map(|key| {
+                let f = map.entry(key.clone()).or_insert(Failures {
+                    count: 0,
+                    blocked_until: now,
+                    last: now,
+                });
+                // A quiet spell as long as the longest wait forgives old failures.
+                if since(now, f.last) >= MAX_BACKOFF {
+                    f.count = 0;
+                }
+                f.count = f.count.saturating_add(1);
+                f.last = now;
+                if f.count >= FREE_LOGIN_FAILURES {
+                    f.blocked_until = now + backoff(f.count - FREE_LOGIN_FAILURES);
+                }
+                (key.clone(), f.count)
+            })
+            .collect();
+        Ok(LoginPermit { charged })
     }
 
-    /// Records a failed log-in for both keys.
-    pub fn record_failure(&self, ip: IpAddr, email: &str) {
-        let now = Instant::now();
+    async fn settle_login(&self, permit: LoginPermit, outcome: Outcome) -> anyhow::Result<()> {
+        let now = self.clock.now();
         let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= SWEEP_AT {
-            map.retain(|_, f| now.duration_since(f.last) < MAX_BACKOFF);
-        }
-        for key in [ip_key(ip), email_key(email)] {
-            let f = map.entry(key).or_insert(Failures {
-                count: 0,
-                blocked_until: now,
-                last: now,
-            });
-            // A quiet spell as long as the longest wait forgives old failures.
-            if now.duration_since(f.last) >= MAX_BACKOFF {
-                f.count = 0;
+        for (key, count) in permit.charged {
+            match outcome {
+                Outcome::Succeeded => {
+                    map.remove(&key);
+                }
+                Outcome::Failed => {
+                    // Unless a success cleared the key meanwhile.
+                    let Some(f) = map.get_mut(&key).filter(|f| f.count >= count) else {
+                        continue;
+                    };
+                    f.last = now;
+                    if count >= FREE_LOGIN_FAILURES {
+                        let until = now + backoff(count - FREE_LOGIN_FAILURES);
+                        f.blocked_until = f.blocked_until.max(until);
+                    }
+                }
             }
-            f.count = f.count.saturating_add(1);
-            f.last = now;
-            if f.count >= FREE_LOGIN_FAILURES {
-                f.blocked_until = now + backoff(f.count - FREE_LOGIN_FAILURES);
-            }
         }
+        Ok(())
     }
 
-    /// Forgets the failures of a successful log-in.
-    pub fn record_success(&self, ip: IpAddr, email: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        map.remove(&ip_key(ip));
-        map.remove(&email_key(email));
-    }
-
-    /// Counts a sign-up from `ip`, or `Err(wait)` when the hour's allowance is used.
-    pub fn take_signup(&self, ip: IpAddr) -> Result<(), Duration> {
-        let now = Instant::now();
+    async fn reserve_signup(&self, ip: IpAddr) -> Result<SignupPermit, LimitError> {
+        let now = self.clock.now();
         let mut map = self.signups.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= SWEEP_AT {
-            map.retain(|_, q| {
-                q.back()
-                    .is_some_and(|t| now.duration_since(*t) < SIGNUP_WINDOW)
-            });
+            map.retain(|_, q| q.back().is_some_and(|t| since(now, *t) < SIGNUP_WINDOW));
         }
         let q = map.entry(ip).or_default();
-        while q
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= SIGNUP_WINDOW)
-        {
+        while q.front().is_some_and(|t| since(now, *t) >= SIGNUP_WINDOW) {
             q.pop_front();
         }
         if q.len() >= self.signups_per_hour as usize {
             let oldest = q.front().copied().unwrap_or(now);
-            return Err(SIGNUP_WINDOW.saturating_sub(now.duration_since(oldest)));
+            return Err(LimitError::Wait(
+                SIGNUP_WINDOW.saturating_sub(since(now, oldest)),
+            ));
         }
         q.push_back(now);
-        Ok(())
+        Ok(SignupPermit { ip, at: now })
     }
 
-    /// Gives back a sign-up that did not happen (invalid input, taken email).
-    pub fn return_signup(&self, ip: IpAddr) {
-        let mut map = self.signups.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(q) = map.get_mut(&ip) {
-            q.pop_back();
+    async fn settle_signup(&self, permit: SignupPermit, outcome: Outcome) -> anyhow::Result<()> {
+        if outcome == Outcome::Succeeded {
+            return Ok(());
         }
+        let mut map = self.signups.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(q) = map.get_mut(&permit.ip) {
+            if let Some(i) = q.iter().rposition(|t| *t == permit.at) {
+                q.remove(i);
+            }
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::ManualClock;
 
     const IP: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+    /// Attempts started at once in the parallel tests.
+    const TASKS: usize = 200;
+
+    fn limiter(signups_per_hour: u32) -> (Arc<MemoryLimiter>, Arc<ManualClock>) {
+        let clock = Arc::new(ManualClock::starting_now());
+        (
+            Arc::new(MemoryLimiter::new(signups_per_hour, clock.clone())),
+            clock,
+        )
+    }
+
+    fn wait_of<T: std::fmt::Debug>(r: Result<T, LimitError>) -> Duration {
+        match r {
+            Err(LimitError::Wait(wait)) => wait,
+            other => panic!("expected a wait, got {other:?}"),
+        }
+    }
+
+    /// Starts `TASKS` log-in reservations at once on a multi-threaded runtime; returns
+    /// the permits granted and the number refused.
+    async fn reserve_in_parallel(
+        limiter: &Arc<MemoryLimiter>,
+        keys: &[String; 2],
+    ) -> (Vec<LoginPermit>, usize) {
+        let barrier = Arc::new(tokio::sync::Barrier::new(TASKS));
+        let tasks: Vec<_> = (0..TASKS)
+            .map(|_| {
+                let (limiter, keys, barrier) = (limiter.clone(), keys.clone(), barrier.clone());
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    limiter.reserve_login(&keys).await
+                })
+            })
+            .collect();
+        let (mut granted, mut refused) = (Vec::new(), 0);
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(permit) => granted.push(permit),
+                Err(LimitError::Wait(_)) => refused += 1,
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        (granted, refused)
+    }
 
     #[test]
     fn backoff_doubles_from_one_second_up_to_fifteen_minutes() {
@@ -157,35 +321,174 @@ mod tests {
         assert_eq!(backoff(u32::MAX), MAX_BACKOFF);
     }
 
-    #[test]
-    fn five_failures_are_free_then_a_wait() {
-        let r = RateLimits::new(10);
-        for _ in 0..4 {
-            r.record_failure(IP, "a@x.io");
-            assert!(r.check_login(IP, "a@x.io").is_ok());
+    #[tokio::test]
+    async fn five_failures_are_free_then_a_wait_per_ip_and_per_account() {
+        let (r, clock) = limiter(10);
+        let keys = login_keys(IP, "a@x.io");
+        for _ in 0..FREE_LOGIN_FAILURES {
+            let permit = r.reserve_login(&keys).await.unwrap();
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
         }
-        r.record_failure(IP, "a@x.io");
-        let wait = r.check_login(IP, "a@x.io").unwrap_err();
-        assert!(wait <= Duration::from_secs(1) && !wait.is_zero());
-        // Per email from another IP, and per IP for another email.
-        assert!(r
-            .check_login("10.0.0.1".parse().unwrap(), "a@x.io")
-            .is_err());
-        assert!(r.check_login(IP, "b@x.io").is_err());
-        r.record_success(IP, "a@x.io");
-        assert!(r.check_login(IP, "a@x.io").is_ok());
+        assert_eq!(wait_of(r.reserve_login(&keys).await), FIRST_BACKOFF);
+        // Per account from another IP, and per IP for another account.
+        let other_ip: IpAddr = "10.0.0.1".parse().unwrap();
+        wait_of(r.reserve_login(&login_keys(other_ip, "a@x.io")).await);
+        wait_of(r.reserve_login(&login_keys(IP, "b@x.io")).await);
+        // A refused attempt charged nothing: the unrelated pair is still free.
+        let free = r.reserve_login(&login_keys(other_ip, "b@x.io")).await;
+        r.settle_login(free.unwrap(), Outcome::Succeeded)
+            .await
+            .unwrap();
+        // After the wait, one more attempt; its failure doubles the wait.
+        clock.advance(FIRST_BACKOFF);
+        let permit = r.reserve_login(&keys).await.unwrap();
+        r.settle_login(permit, Outcome::Failed).await.unwrap();
+        assert_eq!(wait_of(r.reserve_login(&keys).await), backoff(1));
+        // A success clears both keys.
+        clock.advance(backoff(1));
+        let permit = r.reserve_login(&keys).await.unwrap();
+        r.settle_login(permit, Outcome::Succeeded).await.unwrap();
+        for _ in 0..FREE_LOGIN_FAILURES {
+            let permit = r.reserve_login(&keys).await.unwrap();
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
     }
 
-    #[test]
-    fn sign_ups_are_limited_per_ip_per_hour() {
-        let r = RateLimits::new(3);
-        for _ in 0..3 {
-            r.take_signup(IP).unwrap();
+    #[tokio::test]
+    async fn the_wait_runs_from_the_failure_not_from_the_reservation() {
+        let (r, clock) = limiter(10);
+        let keys = login_keys(IP, "a@x.io");
+        for _ in 0..FREE_LOGIN_FAILURES - 1 {
+            let permit = r.reserve_login(&keys).await.unwrap();
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
         }
-        let wait = r.take_signup(IP).unwrap_err();
-        assert!(wait > Duration::from_secs(3500));
-        assert!(r.take_signup("10.0.0.2".parse().unwrap()).is_ok());
-        r.return_signup(IP);
-        assert!(r.take_signup(IP).is_ok());
+        let last = r.reserve_login(&keys).await.unwrap();
+        // The password check takes a while; the wait starts when it has failed.
+        let check = Duration::from_millis(700);
+        clock.advance(check);
+        r.settle_login(last, Outcome::Failed).await.unwrap();
+        assert_eq!(wait_of(r.reserve_login(&keys).await), FIRST_BACKOFF);
+    }
+
+    #[tokio::test]
+    async fn quiet_keys_are_forgiven_after_the_longest_wait() {
+        let (r, clock) = limiter(10);
+        let keys = login_keys(IP, "a@x.io");
+        for _ in 0..FREE_LOGIN_FAILURES {
+            let permit = r.reserve_login(&keys).await.unwrap();
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
+        clock.advance(MAX_BACKOFF);
+        for _ in 0..FREE_LOGIN_FAILURES {
+            let permit = r.reserve_login(&keys).await.unwrap();
+            assert!(permit
+                .charged
+                .iter()
+                .all(|(_, n)| *n <= FREE_LOGIN_FAILURES));
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn parallel_log_ins_get_exactly_the_free_slots_then_one_per_wait() {
+        let (r, clock) = limiter(10);
+        let keys = login_keys(IP, "a@x.io");
+        let (granted, refused) = reserve_in_parallel(&r, &keys).await;
+        assert_eq!(granted.len(), FREE_LOGIN_FAILURES as usize, "in flight");
+        assert_eq!(refused, TASKS - FREE_LOGIN_FAILURES as usize);
+        // While they are in flight, and after they failed, the rest wait.
+        wait_of(r.reserve_login(&keys).await);
+        for permit in granted {
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
+        assert_eq!(wait_of(r.reserve_login(&keys).await), FIRST_BACKOFF);
+        // When the wait is over, exactly one attempt goes ahead.
+        clock.advance(FIRST_BACKOFF);
+        let (granted, refused) = reserve_in_parallel(&r, &keys).await;
+        assert_eq!(granted.len(), 1);
+        assert_eq!(refused, TASKS - 1);
+        for permit in granted {
+            r.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
+        assert_eq!(wait_of(r.reserve_login(&keys).await), backoff(1));
+    }
+
+    #[tokio::test]
+    async fn a_dropped_permit_stays_a_failure() {
+        let (r, _clock) = limiter(10);
+        let keys = login_keys(IP, "a@x.io");
+        for _ in 0..FREE_LOGIN_FAILURES {
+            // Cancelled before the password check ended.
+            let _ = r.reserve_login(&keys).await.unwrap();
+        }
+        wait_of(r.reserve_login(&keys).await);
+    }
+
+    #[tokio::test]
+    async fn sign_ups_are_limited_per_ip_per_hour_and_unused_ones_come_back() {
+        let (r, clock) = limiter(3);
+        let mut permits = Vec::new();
+        for _ in 0..3 {
+            permits.push(r.reserve_signup(IP).await.unwrap());
+        }
+        let wait = wait_of(r.reserve_signup(IP).await);
+        assert_eq!(wait, SIGNUP_WINDOW);
+        let other = r.reserve_signup("10.0.0.2".parse().unwrap()).await;
+        r.settle_signup(other.unwrap(), Outcome::Succeeded)
+            .await
+            .unwrap();
+        // One made no account: its slot is free again; made ones stay used.
+        let unused = permits.pop().unwrap();
+        r.settle_signup(unused, Outcome::Failed).await.unwrap();
+        for permit in permits {
+            r.settle_signup(permit, Outcome::Succeeded).await.unwrap();
+        }
+        let again = r.reserve_signup(IP).await.unwrap();
+        r.settle_signup(again, Outcome::Succeeded).await.unwrap();
+        wait_of(r.reserve_signup(IP).await);
+        // The window moves on.
+        clock.advance(SIGNUP_WINDOW);
+        let later = r.reserve_signup(IP).await.unwrap();
+        r.settle_signup(later, Outcome::Succeeded).await.unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn parallel_sign_ups_get_exactly_the_allowance() {
+        const ALLOWANCE: u32 = 10;
+        let (r, _clock) = limiter(ALLOWANCE);
+        let barrier = Arc::new(tokio::sync::Barrier::new(TASKS));
+        let tasks: Vec<_> = (0..TASKS)
+            .map(|i| {
+                let (r, barrier) = (r.clone(), barrier.clone());
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    let permit = r.reserve_signup(IP).await?;
+                    // Every other one finds its email taken and gives its slot back.
+                    let outcome = if i % 2 == 0 {
+                        Outcome::Succeeded
+                    } else {
+                        Outcome::Failed
+                    };
+                    r.settle_signup(permit, outcome)
+                        .await
+                        .map_err(LimitError::Failed)?;
+                    Ok::<_, LimitError>(outcome)
+                })
+            })
+            .collect();
+        let mut made = 0;
+        for t in tasks {
+            if let Ok(Outcome::Succeeded) = t.await.unwrap() {
+                made += 1;
+            }
+        }
+        assert!(made <= ALLOWANCE, "{made} accounts");
+        // Whatever the interleaving, the allowance is used up exactly by made accounts.
+        let mut extra = 0;
+        while let Ok(permit) = r.reserve_signup(IP).await {
+            r.settle_signup(permit, Outcome::Succeeded).await.unwrap();
+            extra += 1;
+        }
+        assert_eq!(made + extra, ALLOWANCE);
     }
 }

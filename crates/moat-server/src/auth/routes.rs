@@ -19,6 +19,7 @@ use super::{
     now,
     oidc::hash_ticket,
     password::check_password,
+    rate_limit::{login_keys, LoginPermit, Outcome, SignupPermit},
     validate::{check_email, check_nickname, fold_nickname, normalize_email},
     RECENT_LOGIN,
 };
@@ -240,29 +241,11 @@ pub async fn signup(
     if !fields.is_empty() {
         return Err(ApiError::invalid_fields(fields));
     }
-    state
-        .auth
-        .limits
-        .take_signup(ip)
-        .map_err(ApiError::rate_limited)?;
-    let hash = state
-        .auth
-        .passwords
-        .hash(&body.password)
-        .await
-        .map_err(ApiError::internal)?;
-    let user = state
-        .storage
-        .create_user(&NewUser {
-            chat_user_id: Uuid::new_v4(),
-            email: Some(email),
-            nickname: body.nickname.clone(),
-            nickname_folded: fold_nickname(&body.nickname),
-            password_hash: Some(hash),
-            identity: None,
-            created_at: Utc::now(),
-        })
-        .await?;
+    let permit = state.auth.limiter.reserve_signup(ip).await?;
+    let created = create_password_account(&state, email, &body).await;
+    // Only a made account uses up the allowance.
+    settle_signup(&state, permit, Outcome::of(&created)).await;
+    let user = created?;
     tracing::info!(
         user_id = user.id,
         role = user.role.as_str(),
@@ -270,6 +253,62 @@ pub async fn signup(
     );
     let token = issue(&state, &user).await?;
     Ok((StatusCode::CREATED, ApiJson(TokenResponse { token })))
+}
+
+/// Makes the account of a sign-up whose fields are valid; `409` for a taken email or
+/// nickname, checked before the password is hashed (a taken one costs no hash).
+async fn create_password_account(
+    state: &AppState,
+    email: String,
+    body: &SignupRequest,
+) -> Result<User, ApiError> {
+    let folded = fold_nickname(&body.nickname);
+    if state.storage.user_by_email(&email).await?.is_some() {
+        return Err(ApiError::taken("email"));
+    }
+    if state.storage.user_by_nickname(&folded).await?.is_some() {
+        return Err(ApiError::taken("nickname"));
+    }
+    let hash = state
+        .auth
+        .passwords
+        .hash(&body.password)
+        .await
+        .map_err(ApiError::internal)?;
+    // The unique indexes decide races between parallel sign-ups.
+    Ok(state
+        .storage
+        .create_user(&NewUser {
+            chat_user_id: Uuid::new_v4(),
+            email: Some(email),
+            nickname: body.nickname.clone(),
+            nickname_folded: folded,
+            password_hash: Some(hash),
+            identity: None,
+            created_at: Utc::now(),
+        })
+        .await?)
+}
+
+/// Settles a reserved sign-up; a limiter that cannot record it is logged, not fatal
+/// (the sign-up has been decided already).
+async fn settle_signup(state: &AppState, permit: SignupPermit, outcome: Outcome) {
+    if let Err(e) = state.auth.limiter.settle_signup(permit, outcome).await {
+        tracing::warn!(
+            error = format!("{e:#}"),
+            "cannot settle a sign-up with the limiter"
+        );
+    }
+}
+
+/// Settles a reserved log-in attempt (see [`settle_signup`] for failures).
+async fn settle_login(state: &AppState, permit: LoginPermit, outcome: Outcome) {
+    if let Err(e) = state.auth.limiter.settle_login(permit, outcome).await {
+        tracing::warn!(
+            error = format!("{e:#}"),
+            "cannot settle a log-in with the limiter"
+        );
+    }
 }
 
 /// Logs in with email and password; with a `link_ticket`, also links the social
@@ -288,9 +327,9 @@ pub async fn login(
 ) -> Result<ApiJson<TokenResponse>, ApiError> {
     let email = normalize_email(&body.email);
     let auth = &state.auth;
-    auth.limits
-        .check_login(ip, &email)
-        .map_err(ApiError::rate_limited)?;
+    // The slot is taken before the password is checked: parallel guesses share the
+    // allowance instead of each passing a check made before the others failed.
+    let permit = auth.limiter.reserve_login(&login_keys(ip, &email)).await?;
     let user = state.storage.user_by_email(&email).await?;
     let ok = match user.as_ref().and_then(|u| u.password_hash.as_deref()) {
         Some(hash) => auth.passwords.verify(&body.password, hash).await,
@@ -300,11 +339,11 @@ pub async fn login(
     let user = match user {
         Some(user) if ok => user,
         _ => {
-            auth.limits.record_failure(ip, &email);
+            settle_login(&state, permit, Outcome::Failed).await;
             return Err(invalid_credentials());
         }
     };
-    auth.limits.record_success(ip, &email);
+    settle_login(&state, permit, Outcome::Succeeded).await;
     if user.banned_at.is_some() {
         return Err(account_banned());
     }
@@ -419,15 +458,15 @@ async fn confirm_password(
             "Enter your current password.",
         ));
     };
-    let key = user
+    let account = user
         .email
         .clone()
         .unwrap_or_else(|| format!("#{}", user.id));
-    state
+    let permit = state
         .auth
-        .limits
-        .check_login(ip, &key)
-        .map_err(ApiError::rate_limited)?;
+        .limiter
+        .reserve_login(&login_keys(ip, &account))
+        .await?;
     let ok = state
         .auth
         .passwords
@@ -435,10 +474,10 @@ async fn confirm_password(
         .await
         .map_err(ApiError::internal)?;
     if !ok {
-        state.auth.limits.record_failure(ip, &key);
+        settle_login(state, permit, Outcome::Failed).await;
         return Err(ApiError::invalid_field(field, "The password is not right."));
     }
-    state.auth.limits.record_success(ip, &key);
+    settle_login(state, permit, Outcome::Succeeded).await;
     Ok(())
 }
 
@@ -658,11 +697,7 @@ pub async fn oidc_signup(
     if let Some(m) = check_nickname(&body.nickname) {
         return Err(ApiError::invalid_field("nickname", m));
     }
-    state
-        .auth
-        .limits
-        .take_signup(ip)
-        .map_err(ApiError::rate_limited)?;
+    let permit = state.auth.limiter.reserve_signup(ip).await?;
     let created = state
         .storage
         .create_user(&NewUser {
@@ -679,6 +714,7 @@ pub async fn oidc_signup(
             created_at: Utc::now(),
         })
         .await;
+    settle_signup(&state, permit, Outcome::of(&created)).await;
     let user = match created {
         Ok(user) => user,
         // The identity exists: the ticket was used already.

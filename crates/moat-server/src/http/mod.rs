@@ -138,6 +138,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(observe::console::list_feedback))
         .routes(routes!(observe::console::vitals_report))
         .routes(routes!(observe::console::get_trace))
+        .routes(routes!(observe::identity::bind_session))
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.

@@ -111,12 +111,15 @@ fn time_param(name: &str, raw: Option<&str>) -> Result<Option<i64>, ApiError> {
 #[derive(Serialize, Deserialize, ToSchema, Debug, Clone)]
 pub struct ObsSessionDto {
     pub secure_id: String,
-    /// The member identifier given by identifySession.
+    /// The member (user id) who bound the session with their own token
+    /// (`PUT /api/observe/sessions/{secure_id}/member`); `null` when none did. What the
+    /// recorder's unauthenticated `identifySession` claimed is in `properties`
+    /// (`claimed_user_identifier`, `claimed_user_object`), never here.
     pub member: Option<String>,
-    /// The user object given by identifySession (string values).
+    /// The bound member's user object, `{"nickname": …}` as stored on the server.
     #[schema(value_type = Option<Object>)]
     pub user_object: Option<Value>,
-    /// Properties from addSessionProperties.
+    /// Properties from addSessionProperties, and the claim of identifySession.
     #[schema(value_type = Option<Object>)]
     pub properties: Option<Value>,
     pub environment: String,
@@ -170,7 +173,7 @@ pub struct ObsSessionList {
 
 #[derive(Deserialize, IntoParams)]
 pub struct SessionListParams {
-    /// Exact member identifier.
+    /// Exact member (user id) bound to the session.
     pub member: Option<String>,
     /// `production`, `development`, …
     pub environment: Option<String>,

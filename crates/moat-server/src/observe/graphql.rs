@@ -311,12 +311,7 @@ fn vars<'a, T: Deserialize<'a>>(raw: &'a str) -> Result<T, GqlError> {
 }
 
 fn check_secure_id(id: &str) -> Result<(), GqlError> {
-    let ok = !id.is_empty()
-        && id.chars().count() <= MAX_SECURE_ID_CHARS
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok {
+    if limits::is_secure_id(id) {
         Ok(())
     } else {
         Err(GqlError::bad(format!(
@@ -339,6 +334,32 @@ impl Call<'_> {
             now_ms: now_ms(),
             ..NewObsSession::default()
         }
+    }
+
+    /// Merges `new` (string values) into the session's properties, up to
+    /// `MAX_PROPERTIES` keys.
+    async fn merge_properties(
+        &self,
+        session: &ObsSessionRow,
+        new: Map<String, Value>,
+    ) -> Result<(), GqlError> {
+        let mut merged = session
+            .properties
+            .as_deref()
+            .and_then(|p| serde_json::from_str::<Value>(p).ok())
+            .unwrap_or_else(|| json!({}));
+        if let Value::Object(into) = &mut merged {
+            for (k, val) in new {
+                if into.len() < MAX_PROPERTIES || into.contains_key(&k) {
+                    into.insert(k, val);
+                }
+            }
+        }
+        self.state
+            .storage
+            .obs_set_session_properties(session.id, &merged.to_string())
+            .await?;
+        Ok(())
     }
 
     async fn session(&self, secure_id: &str) -> Result<ObsSessionRow, GqlError> {
@@ -594,6 +615,16 @@ struct IdentifyVars {
     user_object: Option<Value>,
 }
 
+/// The session property keeping what an unauthenticated `identifySession` claimed.
+pub const CLAIMED_IDENTIFIER_KEY: &str = "claimed_user_identifier";
+/// The session property keeping the user object an `identifySession` claimed (JSON).
+pub const CLAIMED_OBJECT_KEY: &str = "claimed_user_object";
+
+/// `identifySession` comes from the browser without the member's token: anyone who
+/// knows a session's id could send it. So it never sets the session's member; what it
+/// claims is kept as two properties (`claimed_user_identifier`, `claimed_user_object`)
+/// for the operator to read as a claim. The member is set only by the member's own
+/// authenticated binding (`observe::identity`).
 async fn identify_session(call: &Call<'_>, raw: &str, key: &str) -> Result<Response, GqlError> {
     let v: IdentifyVars = vars(raw)?;
     check_secure_id(&v.session_secure_id)?;
@@ -603,15 +634,21 @@ async fn identify_session(call: &Call<'_>, raw: &str, key: &str) -> Result<Respo
     }
     if !call.drop_all {
         let session = call.session(&v.session_secure_id).await?;
-        let object = v.user_object.as_ref().map(|o| flatten(o).to_string());
-        call.state
-            .storage
-            .obs_identify_session(
-                session.id,
-                &redact::truncate(identifier, 256),
-                object.as_deref(),
-            )
-            .await?;
+        let mut claim = Map::new();
+        claim.insert(
+            CLAIMED_IDENTIFIER_KEY.to_owned(),
+            Value::String(redact::truncate(identifier, 256)),
+        );
+        if let Some(object) = &v.user_object {
+            claim.insert(
+                CLAIMED_OBJECT_KEY.to_owned(),
+                Value::String(redact::truncate(
+                    &flatten(object).to_string(),
+                    MAX_TEXT_CHARS,
+                )),
+            );
+        }
+        call.merge_properties(&session, claim).await?;
     }
     Ok(data(key, json!(v.session_secure_id)))
 }
@@ -656,25 +693,9 @@ async fn add_session_properties(
     check_secure_id(&v.session_secure_id)?;
     if !call.drop_all {
         let session = call.session(&v.session_secure_id).await?;
-        let mut merged = session
-            .properties
-            .as_deref()
-            .and_then(|p| serde_json::from_str::<Value>(p).ok())
-            .unwrap_or_else(|| json!({}));
-        if let (Value::Object(into), Value::Object(new)) = (
-            &mut merged,
-            flatten(v.properties_object.as_ref().unwrap_or(&Value::Null)),
-        ) {
-            for (k, val) in new {
-                if into.len() < MAX_PROPERTIES || into.contains_key(&k) {
-                    into.insert(k, val);
-                }
-            }
+        if let Value::Object(new) = flatten(v.properties_object.as_ref().unwrap_or(&Value::Null)) {
+            call.merge_properties(&session, new).await?;
         }
-        call.state
-            .storage
-            .obs_set_session_properties(session.id, &merged.to_string())
-            .await?;
     }
     Ok(data(key, json!(v.session_secure_id)))
 }

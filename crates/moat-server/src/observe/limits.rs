@@ -21,6 +21,16 @@ pub const MAX_JSON_DEPTH: usize = 1000;
 /// Longest session secure id accepted (the recorder's are 28 characters).
 pub const MAX_SECURE_ID_CHARS: usize = 64;
 
+/// Whether `id` can be a session secure id: 1 to [`MAX_SECURE_ID_CHARS`] of `A-Z a-z
+/// 0-9 - _`.
+pub fn is_secure_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_SECURE_ID_CHARS
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// Stored text fields: messages, URLs, user names …
 pub const MAX_TEXT_CHARS: usize = 2000;
 /// Recorded request and response bodies are kept up to this many characters (the

@@ -6,6 +6,8 @@
 //! - [`spans`]: the server's own request spans, continuing a browser trace
 //!   (`traceparent`), written off the request path.
 //! - [`console`]: `/api/operator/observe/…`, what the operator console reads.
+//! - [`identity`]: `PUT /api/observe/sessions/{secure_id}/member`, the member's own
+//!   binding of a recorded session (the recorder's `identifySession` is only a claim).
 //! - [`retention`]: deletes data older than `observe.retention_days`.
 //! - [`ingest`], [`limits`], [`drop_list`], [`redact`], [`vitals`]: the pure parts.
 //!
@@ -17,6 +19,7 @@
 pub mod console;
 pub mod drop_list;
 pub mod graphql;
+pub mod identity;
 pub mod ingest;
 pub mod limits;
 pub mod otlp;

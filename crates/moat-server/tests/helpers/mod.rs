@@ -3,9 +3,13 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
-use moat_server::{config::Config, Application};
+use moat_server::{
+    clock::{Clock, SystemClock},
+    config::Config,
+    AppState, Application,
+};
 use moat_storage::testing::TestDatabase;
 use reqwest::{Client, Response};
 
@@ -25,6 +29,8 @@ pub struct TestApp {
     pub client: Client,
     pub raw_client: Client,
     pub db: TestDatabase,
+    /// The running server's state (its limiter, password hasher, storage, …).
+    pub state: AppState,
     _web: tempfile::TempDir,
     _data: tempfile::TempDir,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -58,6 +64,15 @@ impl TestApp {
     }
 
     pub async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut Config)) -> Self {
+        Self::spawn_with_clock(db, tweak, Arc::new(SystemClock)).await
+    }
+
+    /// [`TestApp::spawn_with`], its time-based limits reading `clock`.
+    pub async fn spawn_with_clock(
+        db: TestDatabase,
+        tweak: impl FnOnce(&mut Config),
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         let web = tempfile::tempdir().unwrap();
         write_web_build(web.path());
         let data = tempfile::tempdir().unwrap();
@@ -78,7 +93,10 @@ impl TestApp {
             ..Config::default()
         };
         tweak(&mut config);
-        let app = Application::build(config).await.expect("the app builds");
+        let app = Application::build_with_clock(config, clock)
+            .await
+            .expect("the app builds");
+        let state = app.state().clone();
         let base = format!("http://{}", app.local_addr());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let handle = tokio::spawn(app.run_until(async move {
@@ -89,6 +107,7 @@ impl TestApp {
             client: Client::new(),
             raw_client: Client::builder().no_gzip().no_brotli().build().unwrap(),
             db,
+            state,
             _web: web,
             _data: data,
             shutdown: Some(tx),

@@ -420,6 +420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/observe/sessions/{secure_id}/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Binds a recorded session to the calling member: the session's member becomes the
+         *     caller's user id and its user object `{"nickname": …}`, as stored on the server.
+         */
+        put: operations["bind_session"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/observe/errors": {
         parameters: {
             query?: never;
@@ -1208,15 +1228,20 @@ export interface components {
             has_feedback: boolean;
             /** @description Last push received. */
             last_push_at: string;
-            /** @description The member identifier given by identifySession. */
+            /**
+             * @description The member (user id) who bound the session with their own token
+             *     (`PUT /api/observe/sessions/{secure_id}/member`); `null` when none did. What the
+             *     recorder's unauthenticated `identifySession` claimed is in `properties`
+             *     (`claimed_user_identifier`, `claimed_user_object`), never here.
+             */
             member?: string | null;
-            /** @description Properties from addSessionProperties. */
+            /** @description Properties from addSessionProperties, and the claim of identifySession. */
             properties?: Record<string, never> | null;
             secure_id: string;
             /** @description First seen by the server. */
             started_at: string;
             user_agent?: string | null;
-            /** @description The user object given by identifySession (string values). */
+            /** @description The bound member's user object, `{"nickname": …}` as stored on the server. */
             user_object?: Record<string, never> | null;
         };
         ObsSessionList: {
@@ -2525,6 +2550,62 @@ export interface operations {
             };
         };
     };
+    bind_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recorder's session secure id. */
+                secure_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is bound to the caller */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: not a session secure id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no recorded session has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `session_bound`: the session belongs to another member; nothing changes */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_error_groups: {
         parameters: {
             query?: {
@@ -2653,7 +2734,7 @@ export interface operations {
     list_sessions: {
         parameters: {
             query?: {
-                /** @description Exact member identifier. */
+                /** @description Exact member (user id) bound to the session. */
                 member?: string | null;
                 /** @description `production`, `development`, … */
                 environment?: string | null;

@@ -18,6 +18,14 @@
  *   the new member (after the client's automatic re-identification as the previous one,
  *   which the new identification overrides).
  * - same member, new nickname: identify again (same session, updated details).
+ *
+ * Every identification is also a binding (`./bind`): `H.identify` reaches the server
+ * without the member's token, so anyone knowing a session's id could send one naming any
+ * member, and the server keeps it only as a claim. Right after identifying, the recorder
+ * binds the session it records to the member with the member's own token; that is what
+ * the operator sees as the session's member. A session belongs to the first member
+ * bound to it: the new session of a change of member is bound to the new member, even
+ * though the client re-identifies it as the previous one first (a claim, never bound).
  */
 
 /** A member as the recorder knows them. */

@@ -6,6 +6,7 @@ const H = {
   start: vi.fn(),
   stop: vi.fn(),
   identify: vi.fn(),
+  getSessionDetails: vi.fn(() => Promise.resolve({ url: '', urlWithTimestamp: '', sessionSecureID: 's' })),
   consume: vi.fn(),
   addSessionFeedback: vi.fn(),
   getRecordingState: vi.fn(() => 'NotRecording'),

@@ -9,16 +9,25 @@ import {
   type RecordingClient,
 } from './recorder';
 
-/** A stand-in for `H`: records calls; `comeUp()` makes it report that it records. */
+/**
+ * A stand-in for `H`: records calls; `comeUp()` makes it report that it records. Its
+ * sessions are `secure-1`, then `secure-2` after a `start({forceNew: true})`, and so on.
+ */
 function fakeClient() {
   let recording: 'NotRecording' | 'Recording' = 'NotRecording';
+  let session = 1;
   const client = {
     init: vi.fn<RecordingClient['init']>(() => ({ sessionSecureID: 'secure-1' })),
-    start: vi.fn<RecordingClient['start']>(() => {}),
+    start: vi.fn<RecordingClient['start']>((options) => {
+      if (options?.forceNew) session += 1;
+    }),
     stop: vi.fn<RecordingClient['stop']>(() => {
       recording = 'NotRecording';
     }),
     identify: vi.fn<RecordingClient['identify']>(),
+    getSessionDetails: vi.fn<RecordingClient['getSessionDetails']>(() =>
+      Promise.resolve({ url: '', urlWithTimestamp: '', sessionSecureID: `secure-${session}` }),
+    ),
     consume: vi.fn<RecordingClient['consume']>(),
     addSessionFeedback: vi.fn<RecordingClient['addSessionFeedback']>(),
     getRecordingState: vi.fn<RecordingClient['getRecordingState']>(() => recording),
@@ -31,6 +40,11 @@ function fakeClient() {
       vi.advanceTimersByTime(RECORDER_STATE_POLL_MS);
     },
   };
+}
+
+/** Lets pending promise callbacks run (the timers are fake; promises are not). */
+async function settle() {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
 }
 
 const recorders: Recorder[] = [];
@@ -237,6 +251,53 @@ describe('session recorder', () => {
       r.setIdentity({ id: '1', nickname: 'a' });
       expect(client.start).toHaveBeenCalledOnce();
       expect(client.identify).toHaveBeenCalledOnce();
+    });
+
+    it('binds each identified session to the member, with the member’s token, after identifying it', async () => {
+      const { client, comeUp } = fakeClient();
+      const bindSession = vi.fn((_id: string) => Promise.resolve());
+      const r = recorder({ client, bindSession });
+      r.setIdentity({ id: '1', nickname: 'a' });
+      r.start();
+      await settle();
+      expect(bindSession).not.toHaveBeenCalled();
+      comeUp();
+      await settle();
+      expect(bindSession).toHaveBeenCalledExactlyOnceWith('secure-1');
+      expect(client.identify.mock.invocationCallOrder[0]).toBeLessThan(client.getSessionDetails.mock.invocationCallOrder[0]!);
+
+      // A new nickname: bound again (the server takes the nickname from the account).
+      r.setIdentity({ id: '1', nickname: 'a2' });
+      await settle();
+      expect(bindSession).toHaveBeenLastCalledWith('secure-1');
+      expect(bindSession).toHaveBeenCalledTimes(2);
+
+      // Logging out binds nothing; another member's new session is bound to them once it records.
+      r.setIdentity(null);
+      r.setIdentity({ id: '2', nickname: 'b' });
+      await settle();
+      expect(bindSession).toHaveBeenCalledTimes(2);
+      comeUp();
+      await settle();
+      expect(bindSession).toHaveBeenLastCalledWith('secure-2');
+      expect(bindSession).toHaveBeenCalledTimes(3);
+    });
+
+    it('a binding that fails leaves the session recording, unbound', async () => {
+      const { client, comeUp } = fakeClient();
+      const bindSession = vi.fn(() => Promise.reject(new Error('offline')));
+      const r = recorder({ client, bindSession });
+      r.start();
+      comeUp();
+      r.setIdentity({ id: '1', nickname: 'a' });
+      await settle();
+      expect(bindSession).toHaveBeenCalledOnce();
+      expect(r.state().status).toBe('Recording');
+
+      client.getSessionDetails.mockRejectedValueOnce(new Error('no session data'));
+      r.setIdentity({ id: '1', nickname: 'a2' });
+      await settle();
+      expect(bindSession).toHaveBeenCalledOnce();
     });
 
     it('rejects an empty identifier with a console warning (spec §5)', () => {

@@ -1,8 +1,8 @@
 /**
  * Drives the recording client (`H` of `highlight.run`) through the states of
  * `./recording-state`: starts it, stops and restarts it on visibility changes, starts
- * new sessions when the member changes, identifies members, and reports errors and
- * feedback. Every error goes through the drop list first: the app's own reports here,
+ * new sessions when the member changes, identifies members (and binds their sessions to
+ * them with their token, `./bind`), and reports errors and feedback. Every error goes through the drop list first: the app's own reports here,
  * the client's capture of uncaught errors through `./error-filter`.
  *
  * The client is passed in, so this module does not load it (tests use a fake).
@@ -25,7 +25,7 @@ import {
 /** The part of the client's public interface (`H`) the recorder uses. */
 export type RecordingClient = Pick<
   typeof H,
-  'init' | 'start' | 'stop' | 'identify' | 'consume' | 'addSessionFeedback' | 'getRecordingState'
+  'init' | 'start' | 'stop' | 'identify' | 'getSessionDetails' | 'consume' | 'addSessionFeedback' | 'getRecordingState'
 >;
 
 /** How often the client is asked whether it records yet, while it initialises. */
@@ -75,6 +75,13 @@ export interface RecorderOptions {
   win?: Window;
   /** Keep recording while the tab is hidden; `RECORDER_BACKGROUND_RECORDING` by default. */
   backgroundRecording?: boolean;
+  /**
+   * Binds a recorded session (its secure id) to the logged-in member with the member's
+   * token (`./bind`). The client's own `identify` reaches the server unauthenticated, as
+   * a claim; this binding is what the server shows as the session's member. Without it,
+   * sessions carry the claim only.
+   */
+  bindSession?: (sessionSecureId: string) => Promise<void>;
 }
 
 /** Whether this browser may be recorded: not a crawler, not webdriver unless under the test runner. */
@@ -90,6 +97,7 @@ export function createRecorder({
   client,
   win = window,
   backgroundRecording = RECORDER_BACKGROUND_RECORDING,
+  bindSession,
 }: RecorderOptions): Recorder {
   const { userAgent } = win.navigator;
   const config = { backgroundRecording, eligible: browserMayRecord(win) };
@@ -104,6 +112,14 @@ export function createRecorder({
 
   const identifyNow = (identity: MemberIdentity) => {
     client.identify(identity.id, { nickname: identity.nickname });
+    if (!bindSession) return;
+    // The session the client records now (a new one after a change of member).
+    client
+      .getSessionDetails()
+      .then(({ sessionSecureID }) => bindSession(sessionSecureID))
+      .catch(() => {
+        // Offline, or the session is not stored: it stays unbound, with the claim only.
+      });
   };
 
   /** Asks the client, until it records or the wait runs out, whether initialisation worked. */

@@ -1,0 +1,79 @@
+//! Where time comes from. Code that decides by time (the log-in back-off, sign-up
+//! windows) reads a [`Clock`] instead of the system's, so tests can hold time still or
+//! move it on without sleeping.
+
+use std::{
+    fmt,
+    sync::Mutex,
+    time::{Duration, SystemTime},
+};
+
+/// A source of wall-clock time. Wall-clock (not monotonic) time, so that several
+/// instances sharing a database agree on it.
+pub trait Clock: Send + Sync + fmt::Debug + 'static {
+    /// Now.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system's clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// A clock that moves only when told to (tests).
+#[derive(Debug)]
+pub struct ManualClock {
+    now: Mutex<SystemTime>,
+}
+
+impl ManualClock {
+    /// A clock standing at `now`.
+    pub fn at(now: SystemTime) -> Self {
+        Self {
+            now: Mutex::new(now),
+        }
+    }
+
+    /// A clock standing at the system's present time.
+    pub fn starting_now() -> Self {
+        Self::at(SystemTime::now())
+    }
+
+    /// Moves the clock on by `by`.
+    pub fn advance(&self, by: Duration) {
+        let mut now = self.now.lock().unwrap_or_else(|e| e.into_inner());
+        *now += by;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> SystemTime {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// How long from `earlier` to `later`; zero when `later` is not after it (a clock set
+/// back does not make a negative span).
+pub fn since(later: SystemTime, earlier: SystemTime) -> Duration {
+    later.duration_since(earlier).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manual_clock_moves_only_when_advanced() {
+        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let clock = ManualClock::at(start);
+        assert_eq!(clock.now(), start);
+        clock.advance(Duration::from_millis(1500));
+        assert_eq!(since(clock.now(), start), Duration::from_millis(1500));
+        assert_eq!(since(start, clock.now()), Duration::ZERO, "never negative");
+    }
+}
