@@ -41,6 +41,15 @@ pub struct Config {
     pub webview_host: bool,
     /// Seconds that in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_grace_secs: u64,
+    /// Seconds a request head may take to arrive, from the connection's accept or the
+    /// first byte of its next request; then the connection is closed (crate::server).
+    pub header_read_timeout_secs: u64,
+    /// Seconds a kept-alive connection may sit without a request before it is closed.
+    /// Never applies to WebSockets.
+    pub idle_timeout_secs: u64,
+    /// Sockets open at once, WebSockets included. At the cap, new connections wait
+    /// (they are accepted once one closes). Keep it below the open-file limit.
+    pub max_connections: usize,
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
@@ -265,6 +274,9 @@ impl Default for Config {
             web_dir: PathBuf::new(),
             webview_host: cfg!(debug_assertions),
             shutdown_grace_secs: 10,
+            header_read_timeout_secs: 10,
+            idle_timeout_secs: 75,
+            max_connections: 10_000,
             delayed_scripts: Vec::new(),
             auth: AuthConfig::default(),
             market: MarketConfig::default(),
@@ -289,6 +301,9 @@ const ENV_KEYS: &[&str] = &[
     "web_dir",
     "webview_host",
     "shutdown_grace_secs",
+    "header_read_timeout_secs",
+    "idle_timeout_secs",
+    "max_connections",
     "delayed_scripts",
 ];
 
@@ -409,6 +424,17 @@ impl Config {
             return Err(ConfigError(
                 "invalid value for `body_limit_bytes`: at least 1024".into(),
             ));
+        }
+        for (key, value) in [
+            ("header_read_timeout_secs", self.header_read_timeout_secs),
+            ("idle_timeout_secs", self.idle_timeout_secs),
+            ("max_connections", self.max_connections as u64),
+        ] {
+            if value == 0 {
+                return Err(ConfigError(format!(
+                    "invalid value for `{key}`: at least 1"
+                )));
+            }
         }
         if self.database_max_connections == 0 {
             return Err(ConfigError(
@@ -644,6 +670,16 @@ webview_host = {webview}
 # Seconds in-flight requests get to finish on shutdown.
 shutdown_grace_secs = {grace}
 
+# Connections: a request head must arrive within header_read_timeout_secs (of the
+# connection opening, or of the first byte of its next request), a kept-alive
+# connection without requests is closed after idle_timeout_secs (WebSockets are not
+# affected), and at most max_connections sockets are open at once (WebSockets
+# included; further clients wait until one closes). Keep max_connections below the
+# process's open-file limit (ulimit -n).
+header_read_timeout_secs = {header_timeout}
+idle_timeout_secs = {idle_timeout}
+max_connections = {max_conns}
+
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
 
@@ -713,6 +749,9 @@ server_spans = {obs_spans}
             limit = d.body_limit_bytes,
             webview = d.webview_host,
             grace = d.shutdown_grace_secs,
+            header_timeout = d.header_read_timeout_secs,
+            idle_timeout = d.idle_timeout_secs,
+            max_conns = d.max_connections,
             lifetime = d.auth.token_lifetime_days,
             signups = d.auth.signups_per_ip_per_hour,
             krx = d.market.krx,
@@ -937,6 +976,48 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("observe.retention_days"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn connection_limits_come_from_the_file_and_env_and_are_checked() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(
+                (
+                    c.header_read_timeout_secs,
+                    c.idle_timeout_secs,
+                    c.max_connections
+                ),
+                (10, 75, 10_000)
+            );
+            jail.create_file(
+                "moat.toml",
+                "header_read_timeout_secs = 5\nmax_connections = 100",
+            )?;
+            jail.set_env("MOAT_IDLE_TIMEOUT_SECS", "30");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(
+                (
+                    c.header_read_timeout_secs,
+                    c.idle_timeout_secs,
+                    c.max_connections
+                ),
+                (5, 30, 100)
+            );
+            for (key, var) in [
+                ("header_read_timeout_secs", "MOAT_HEADER_READ_TIMEOUT_SECS"),
+                ("idle_timeout_secs", "MOAT_IDLE_TIMEOUT_SECS"),
+                ("max_connections", "MOAT_MAX_CONNECTIONS"),
+            ] {
+                jail.set_env(var, "0");
+                let err = Config::load(None, &Overrides::default())
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains(&format!("`{key}`")), "{err}");
+                jail.set_env(var, "7");
+            }
             Ok(())
         });
     }
