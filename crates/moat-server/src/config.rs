@@ -78,6 +78,10 @@ pub struct ObserveConfig {
     pub max_body_bytes: usize,
     /// Largest payload after decompression (a push's gzip, a gzipped OTLP body).
     pub max_decompressed_bytes: usize,
+    /// Decompressed bytes all ingest requests together may hold at once; a request
+    /// whose decompression would pass it gets 503 with `Retry-After`. At least
+    /// `max_decompressed_bytes`.
+    pub max_decompressed_in_flight_bytes: usize,
     /// Compressed bytes one recorded session may send in all; past it the recorder
     /// is told `BillingQuotaExceeded` and stops.
     pub session_budget_bytes: u64,
@@ -95,6 +99,7 @@ impl Default for ObserveConfig {
             retention_days: 30,
             max_body_bytes: 8 * 1024 * 1024,
             max_decompressed_bytes: 32 * 1024 * 1024,
+            max_decompressed_in_flight_bytes: 64 * 1024 * 1024,
             session_budget_bytes: 64 * 1024 * 1024,
             ip_budget_bytes_per_hour: 1024 * 1024 * 1024,
             ingest_concurrency: 16,
@@ -324,6 +329,7 @@ const OBSERVE_ENV_KEYS: &[&str] = &[
     "retention_days",
     "max_body_bytes",
     "max_decompressed_bytes",
+    "max_decompressed_in_flight_bytes",
     "session_budget_bytes",
     "ip_budget_bytes_per_hour",
     "ingest_concurrency",
@@ -515,7 +521,7 @@ impl Config {
 
     fn validate_observe(&self) -> Result<(), ConfigError> {
         let o = &self.observe;
-        let checks: [(&str, bool, &str); 6] = [
+        let checks: [(&str, bool, &str); 7] = [
             (
                 "retention_days",
                 (1..=3650).contains(&o.retention_days),
@@ -526,6 +532,11 @@ impl Config {
                 "max_decompressed_bytes",
                 o.max_decompressed_bytes >= 1024,
                 "at least 1024",
+            ),
+            (
+                "max_decompressed_in_flight_bytes",
+                o.max_decompressed_in_flight_bytes >= o.max_decompressed_bytes,
+                "at least max_decompressed_bytes",
             ),
             (
                 "session_budget_bytes",
@@ -732,6 +743,9 @@ retention_days = {retention}
 # Largest ingest body, and largest payload after decompression, in bytes.
 max_body_bytes = {obs_body}
 max_decompressed_bytes = {obs_unzipped}
+# Decompressed bytes all ingest requests may hold at once (at least the above); past
+# it a request gets 503 with Retry-After, which the clients honour.
+max_decompressed_in_flight_bytes = {obs_in_flight}
 # Compressed bytes one recorded session may send; then the recorder is told to stop.
 session_budget_bytes = {obs_session}
 # Bytes one client address may send to the ingest per hour (per instance).
@@ -765,6 +779,7 @@ server_spans = {obs_spans}
             retention = d.observe.retention_days,
             obs_body = d.observe.max_body_bytes,
             obs_unzipped = d.observe.max_decompressed_bytes,
+            obs_in_flight = d.observe.max_decompressed_in_flight_bytes,
             obs_session = d.observe.session_budget_bytes,
             obs_ip = d.observe.ip_budget_bytes_per_hour,
             obs_concurrency = d.observe.ingest_concurrency,
@@ -1018,6 +1033,26 @@ mod tests {
                 assert!(err.contains(&format!("`{key}`")), "{err}");
                 jail.set_env(var, "7");
             }
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_decompression_budget_holds_at_least_one_request() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 64 * 1024 * 1024);
+            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_IN_FLIGHT_BYTES", "1048576");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("observe.max_decompressed_in_flight_bytes"),
+                "{err}"
+            );
+            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_BYTES", "1048576");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 1024 * 1024);
             Ok(())
         });
     }

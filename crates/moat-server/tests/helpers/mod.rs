@@ -25,6 +25,8 @@ pub struct TestApp {
     pub client: Client,
     pub raw_client: Client,
     pub db: TestDatabase,
+    /// The running app's state (its configuration, its ingest's budgets …).
+    pub state: moat_server::AppState,
     _web: tempfile::TempDir,
     _data: tempfile::TempDir,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -80,6 +82,7 @@ impl TestApp {
         tweak(&mut config);
         let app = Application::build(config).await.expect("the app builds");
         let base = format!("http://{}", app.local_addr());
+        let state = app.state().clone();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let handle = tokio::spawn(app.run_until(async move {
             let _ = rx.await;
@@ -89,6 +92,7 @@ impl TestApp {
             client: Client::new(),
             raw_client: Client::builder().no_gzip().no_brotli().build().unwrap(),
             db,
+            state,
             _web: web,
             _data: data,
             shutdown: Some(tx),
