@@ -313,7 +313,7 @@ pub async fn start(
     let metadata = match providers.metadata(provider).await {
         Ok(m) => m,
         Err(e) => {
-            tracing::warn!(provider = %provider.id, error = format!("{e:#}"), "social log-in unavailable");
+            tracing::warn!(provider = ?provider.id, error = format!("{e:#}"), "social log-in unavailable");
             return Ok(fail("oidc_failed"));
         }
     };
@@ -450,7 +450,9 @@ async fn finish(state: &AppState, id: &str, params: CallbackParams) -> Response 
     match finish_inner(state, id, params).await {
         Ok(r) => r,
         Err(e) => {
-            tracing::warn!(provider = %id, error = format!("{e:#}"), "social log-in failed");
+            // `id` comes from the path: a field, Debug-formatted, so a line break in it
+            // is written escaped and cannot start a forged log line.
+            tracing::warn!(provider = ?id, error = format!("{e:#}"), "social log-in failed");
             fail("oidc_failed")
         }
     }
@@ -528,7 +530,7 @@ async fn exchange(
                     email = usable_email(info.email(), info.email_verified());
                 }
                 Err(e) => {
-                    tracing::info!(provider = %provider.id, error = %e, "UserInfo request failed; continuing without an email")
+                    tracing::info!(provider = ?provider.id, error = format!("{e:#}"), "UserInfo request failed; continuing without an email")
                 }
             }
         }

@@ -65,7 +65,7 @@ impl GqlError {
     }
 
     fn internal(e: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %e, "observability ingest failed");
+        tracing::error!(error = e.to_string(), "observability ingest failed");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "INTERNAL_SERVER_ERROR",
