@@ -22,8 +22,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `postgres://…` to use PostgreSQL; empty for SQLite in `data_dir`.
     pub database_url: String,
-    /// The address people reach Moat at, used in link previews (`og:url`).
-    /// Empty: derived from each request's Host header.
+    /// The address people reach Moat at: the origin of link previews' absolute URLs
+    /// (`og:url`, `og:image`, the canonical link) and of social log-in redirect URIs.
+    /// Empty: pages carry no absolute URL (never one from the request's Host header),
+    /// and redirect URIs use the request's host.
     pub public_url: String,
     /// Log filter in `tracing` syntax, e.g. `info` or `moat_server=debug,info`.
     pub log_level: String,
@@ -660,8 +662,10 @@ data_dir = "{data_dir}"
 database_url = ""
 database_max_connections = {maxc}
 
-# The address people reach Moat at, used in link previews (og:url).
-# Empty: taken from each request's Host header.
+# The address people reach Moat at (https://moat.example): link previews' og:url,
+# og:image and canonical link, and social log-in redirect URIs. Empty: pages carry no
+# absolute URL (og:url and og:image are left out), and redirect URIs use the
+# request's host. Set it in production.
 public_url = ""
 
 # Logging: a tracing filter, and "pretty" or "json".
