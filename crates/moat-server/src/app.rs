@@ -35,8 +35,16 @@ impl Application {
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         let url = config.effective_database_url();
         if url.starts_with("sqlite:") {
-            std::fs::create_dir_all(&config.data_dir)
+            config
+                .create_data_dir()
                 .with_context(|| format!("cannot create data_dir {}", config.data_dir.display()))?;
+            if let Some(mode) = config.data_dir_is_shared() {
+                tracing::warn!(
+                    data_dir = %config.data_dir.display(),
+                    mode = format!("{mode:o}"),
+                    "data_dir can be read by other users: chmod 700 it (the database in it is 0600)"
+                );
+            }
         }
         let opts = ConnectOptions {
             max_connections: config.database_max_connections,

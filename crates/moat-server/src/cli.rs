@@ -267,7 +267,7 @@ async fn open_database(config: &Config) -> anyhow::Result<std::sync::Arc<dyn Sto
 
     let url = config.effective_database_url();
     if url.starts_with("sqlite:") {
-        std::fs::create_dir_all(&config.data_dir)?;
+        config.create_data_dir()?;
     }
     let storage = moat_storage::connect(&url, &moat_storage::ConnectOptions::default())
         .await

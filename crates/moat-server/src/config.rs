@@ -632,6 +632,39 @@ impl Config {
         Ok(())
     }
 
+    /// Creates `data_dir` and its missing parents, readable by the owner only (0700 on
+    /// Unix; the database in it is made 0600 by the storage). A folder that exists is
+    /// left as it is; [`Config::data_dir_is_shared`] tells whether others can read it.
+    pub fn create_data_dir(&self) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&self.data_dir)
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::create_dir_all(&self.data_dir)
+        }
+    }
+
+    /// The permission bits of `data_dir` when its group or other users may enter or
+    /// read it (start-up warns); `None` when it is private or not on Unix.
+    pub fn data_dir_is_shared(&self) -> Option<u32> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&self.data_dir).ok()?.permissions().mode() & 0o777;
+            (mode & 0o077 != 0).then_some(mode)
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
     /// The database URL in effect: the configured one, or SQLite in `data_dir`.
     pub fn effective_database_url(&self) -> String {
         if self.database_url.is_empty() {

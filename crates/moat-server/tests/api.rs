@@ -176,3 +176,29 @@ async fn shutdown_drains_and_stops() {
     app.stop().await.expect("clean stop");
     assert!(reqwest::get(url).await.is_err());
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_directory_and_the_database_are_private_to_the_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("moat-data");
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
+        // SQLite in a data directory the server creates itself.
+        c.data_dir = data.clone();
+        c.database_url = String::new();
+    })
+    .await;
+    helpers::signup(&app, "owner@moat.test", "owner").await;
+    let mode = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(&data), 0o700, "the data directory");
+    for file in ["moat.db", "moat.db-wal", "moat.db-shm", "token-key"] {
+        assert_eq!(mode(&data.join(file)), 0o600, "{file}");
+    }
+}
