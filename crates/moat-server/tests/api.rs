@@ -202,3 +202,48 @@ async fn the_data_directory_and_the_database_are_private_to_the_owner() {
         assert_eq!(mode(&data.join(file)), 0o600, "{file}");
     }
 }
+
+#[tokio::test]
+async fn api_responses_to_requests_with_credentials_are_never_stored() {
+    let app = TestApp::spawn().await;
+    let token = helpers::signup(&app, "cache@moat.test", "cache").await;
+    let cache_control = |r: &reqwest::Response| {
+        r.headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let get = |path: &'static str| app.client.get(app.url(path));
+    let cases: Vec<(&str, reqwest::RequestBuilder, Option<&str>)> = vec![
+        (
+            "the member's own data",
+            get("/api/me").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "the member's export",
+            get("/api/me/export").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a public route asked with a token",
+            get("/api/meta").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a member's list",
+            get("/api/portfolios").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a request with a cookie",
+            get("/api/meta").header("cookie", "session=x"),
+            Some("no-store"),
+        ),
+        ("/api/me without a token", get("/api/me"), Some("no-store")),
+        ("a public route asked anonymously", get("/api/meta"), None),
+    ];
+    for (what, request, expected) in cases {
+        let r = request.send().await.unwrap();
+        assert_eq!(cache_control(&r).as_deref(), expected, "{what}");
+    }
+}

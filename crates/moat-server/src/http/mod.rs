@@ -169,7 +169,8 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             observe::spans::record,
         ))
-        .layer(middleware::from_fn(auth::extract::renew_tokens));
+        .layer(middleware::from_fn(auth::extract::renew_tokens))
+        .layer(middleware::from_fn(security::no_store_when_private));
     // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
     let ingest = Router::new()
         .route("/public", axum::routing::post(observe::graphql::public))
