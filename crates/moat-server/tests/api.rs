@@ -247,3 +247,69 @@ async fn api_responses_to_requests_with_credentials_are_never_stored() {
         assert_eq!(cache_control(&r).as_deref(), expected, "{what}");
     }
 }
+
+#[tokio::test]
+async fn a_json_array_where_an_object_is_expected_is_refused_and_changes_nothing() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = TestApp::spawn_with(db, |_| {}).await;
+        let token = helpers::signup(&app, "shape@moat.test", "shape").await;
+        let r = helpers::send(
+            &app,
+            reqwest::Method::POST,
+            "/api/portfolios",
+            Some(&token),
+            Some(serde_json::json!({"name": "연금", "base_currency": "KRW"})),
+        )
+        .await;
+        assert_eq!(r.status(), 201, "{backend:?}");
+        let created: serde_json::Value = r.json().await.unwrap();
+        let path = format!("/api/portfolios/{}", created["id"]);
+        let cases = [
+            (serde_json::json!([null, null]), "an array for the body"),
+            (
+                serde_json::json!({"orderable_cash": ["1000", "KRW", null]}),
+                "an array for a nested object",
+            ),
+            (
+                serde_json::json!(["renamed", null, null, null]),
+                "an array of the fields in order",
+            ),
+        ];
+        for (body, what) in cases {
+            let r = helpers::send(
+                &app,
+                reqwest::Method::PATCH,
+                &path,
+                Some(&token),
+                Some(body),
+            )
+            .await;
+            let error = assert_error(r, 422, "invalid_body").await;
+            assert!(
+                error["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("invalid type: sequence"),
+                "{backend:?} {what}: {error}"
+            );
+        }
+        let r = helpers::send(&app, reqwest::Method::GET, &path, Some(&token), None).await;
+        let after: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(after["name"], "연금", "{backend:?}: nothing changed");
+        assert_eq!(
+            after["orderable_cash"],
+            serde_json::Value::Null,
+            "{backend:?}"
+        );
+        let r = helpers::send(
+            &app,
+            reqwest::Method::PATCH,
+            &path,
+            Some(&token),
+            Some(serde_json::json!({"name": "노후", "orderable_cash": {"amount": "1000", "currency": "KRW"}})),
+        )
+        .await;
+        assert_eq!(r.status(), 200, "{backend:?}: objects still work");
+    }
+}
