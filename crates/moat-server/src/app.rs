@@ -44,8 +44,16 @@ impl Application {
     ) -> anyhow::Result<Self> {
         let url = config.effective_database_url();
         if url.starts_with("sqlite:") {
-            std::fs::create_dir_all(&config.data_dir)
+            config
+                .create_data_dir()
                 .with_context(|| format!("cannot create data_dir {}", config.data_dir.display()))?;
+            if let Some(mode) = config.data_dir_is_shared() {
+                tracing::warn!(
+                    data_dir = %config.data_dir.display(),
+                    mode = format!("{mode:o}"),
+                    "data_dir can be read by other users: chmod 700 it (the database in it is 0600)"
+                );
+            }
         }
         let opts = ConnectOptions {
             max_connections: config.database_max_connections,
@@ -121,36 +129,19 @@ impl Application {
     }
 }
 
-/// Serves `state` on `listener` until `shutdown` resolves: the seam tests use.
+/// Serves `state` on `listener` until `shutdown` resolves: the seam tests use. The
+/// accept loop (crate::server) caps connections, times request heads and idle
+/// connections, and drains in-flight requests for up to `shutdown_grace_secs`.
 pub async fn launch(
     state: AppState,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let storage = state.storage.clone();
-    let grace = std::time::Duration::from_secs(state.config.shutdown_grace_secs);
+    let limits = crate::server::Limits::from_config(&state.config);
     let router = http::router(state);
     tracing::info!(addr = %listener.local_addr()?, "listening");
-    let (drained_tx, drained_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown.await;
-        tracing::info!("shutting down: draining in-flight requests");
-        let _ = drained_tx.send(());
-    });
-    // A slow client must not hold shutdown forever: after the grace period, stop.
-    let deadline = async move {
-        let _ = drained_rx.await;
-        tokio::time::sleep(grace).await;
-        tracing::warn!("grace period over, closing remaining connections");
-    };
-    tokio::select! {
-        result = server => result.context("server error")?,
-        () = deadline => {}
-    }
+    crate::server::serve(listener, router, limits, shutdown).await;
     storage.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -73,7 +73,7 @@ enum Command {
         #[command(subcommand)]
         command: AdminCommand,
         #[command(flatten)]
-        serve: ServeArgs,
+        database: AdminArgs,
     },
     /// Load instruments or daily prices from a CSV file into the database.
     ///
@@ -156,6 +156,18 @@ impl From<DatabaseArgs> for ServeArgs {
             ..ServeArgs::default()
         }
     }
+}
+
+/// The database flags of `moat admin …`: accepted before or after the subcommand
+/// (`moat admin ban EMAIL --data-dir X`), like every other flag.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct AdminArgs {
+    /// Folder for the SQLite database and other files.
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
+    /// postgres://… to use PostgreSQL instead of SQLite.
+    #[arg(long, global = true)]
+    database_url: Option<String>,
 }
 
 /// `moat admin …`: one member, named by email.
@@ -267,7 +279,7 @@ async fn open_database(config: &Config) -> anyhow::Result<std::sync::Arc<dyn Sto
 
     let url = config.effective_database_url();
     if url.starts_with("sqlite:") {
-        std::fs::create_dir_all(&config.data_dir)?;
+        config.create_data_dir()?;
     }
     let storage = moat_storage::connect(&url, &moat_storage::ConnectOptions::default())
         .await
@@ -332,7 +344,15 @@ fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Serve(args)) => serve(cli.config, args, err),
-        Some(Command::Admin { command, serve }) => run_admin(cli.config, serve, command, out, err),
+        Some(Command::Admin { command, database }) => {
+            // `moat --data-dir X admin …` works too; the admin's own flags win.
+            let args = ServeArgs {
+                data_dir: database.data_dir.or(cli.serve.data_dir),
+                database_url: database.database_url.or(cli.serve.database_url),
+                ..ServeArgs::default()
+            };
+            run_admin(cli.config, args, command, out, err)
+        }
         Some(Command::Import { command }) => run_import(cli.config, command, out, err),
         None => serve(cli.config, cli.serve, err),
     }

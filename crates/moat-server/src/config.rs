@@ -22,8 +22,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `postgres://…` to use PostgreSQL; empty for SQLite in `data_dir`.
     pub database_url: String,
-    /// The address people reach Moat at, used in link previews (`og:url`).
-    /// Empty: derived from each request's Host header.
+    /// The address people reach Moat at: the origin of link previews' absolute URLs
+    /// (`og:url`, `og:image`, the canonical link) and of social log-in redirect URIs.
+    /// Empty: pages carry no absolute URL (never one from the request's Host header),
+    /// and redirect URIs use the request's host.
     pub public_url: String,
     /// Log filter in `tracing` syntax, e.g. `info` or `moat_server=debug,info`.
     pub log_level: String,
@@ -41,6 +43,15 @@ pub struct Config {
     pub webview_host: bool,
     /// Seconds that in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_grace_secs: u64,
+    /// Seconds a request head may take to arrive, from the connection's accept or the
+    /// first byte of its next request; then the connection is closed (crate::server).
+    pub header_read_timeout_secs: u64,
+    /// Seconds a kept-alive connection may sit without a request before it is closed.
+    /// Never applies to WebSockets.
+    pub idle_timeout_secs: u64,
+    /// Sockets open at once, WebSockets included. At the cap, new connections wait
+    /// (they are accepted once one closes). Keep it below the open-file limit.
+    pub max_connections: usize,
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
@@ -69,6 +80,10 @@ pub struct ObserveConfig {
     pub max_body_bytes: usize,
     /// Largest payload after decompression (a push's gzip, a gzipped OTLP body).
     pub max_decompressed_bytes: usize,
+    /// Decompressed bytes all ingest requests together may hold at once; a request
+    /// whose decompression would pass it gets 503 with `Retry-After`. At least
+    /// `max_decompressed_bytes`.
+    pub max_decompressed_in_flight_bytes: usize,
     /// Compressed bytes one recorded session may send in all; past it the recorder
     /// is told `BillingQuotaExceeded` and stops.
     pub session_budget_bytes: u64,
@@ -86,6 +101,7 @@ impl Default for ObserveConfig {
             retention_days: 30,
             max_body_bytes: 8 * 1024 * 1024,
             max_decompressed_bytes: 32 * 1024 * 1024,
+            max_decompressed_in_flight_bytes: 64 * 1024 * 1024,
             session_budget_bytes: 64 * 1024 * 1024,
             ip_budget_bytes_per_hour: 1024 * 1024 * 1024,
             ingest_concurrency: 16,
@@ -265,6 +281,9 @@ impl Default for Config {
             web_dir: PathBuf::new(),
             webview_host: cfg!(debug_assertions),
             shutdown_grace_secs: 10,
+            header_read_timeout_secs: 10,
+            idle_timeout_secs: 75,
+            max_connections: 10_000,
             delayed_scripts: Vec::new(),
             auth: AuthConfig::default(),
             market: MarketConfig::default(),
@@ -289,6 +308,9 @@ const ENV_KEYS: &[&str] = &[
     "web_dir",
     "webview_host",
     "shutdown_grace_secs",
+    "header_read_timeout_secs",
+    "idle_timeout_secs",
+    "max_connections",
     "delayed_scripts",
 ];
 
@@ -309,6 +331,7 @@ const OBSERVE_ENV_KEYS: &[&str] = &[
     "retention_days",
     "max_body_bytes",
     "max_decompressed_bytes",
+    "max_decompressed_in_flight_bytes",
     "session_budget_bytes",
     "ip_budget_bytes_per_hour",
     "ingest_concurrency",
@@ -410,6 +433,17 @@ impl Config {
                 "invalid value for `body_limit_bytes`: at least 1024".into(),
             ));
         }
+        for (key, value) in [
+            ("header_read_timeout_secs", self.header_read_timeout_secs),
+            ("idle_timeout_secs", self.idle_timeout_secs),
+            ("max_connections", self.max_connections as u64),
+        ] {
+            if value == 0 {
+                return Err(ConfigError(format!(
+                    "invalid value for `{key}`: at least 1"
+                )));
+            }
+        }
         if self.database_max_connections == 0 {
             return Err(ConfigError(
                 "invalid value for `database_max_connections`: at least 1".into(),
@@ -489,7 +523,7 @@ impl Config {
 
     fn validate_observe(&self) -> Result<(), ConfigError> {
         let o = &self.observe;
-        let checks: [(&str, bool, &str); 6] = [
+        let checks: [(&str, bool, &str); 7] = [
             (
                 "retention_days",
                 (1..=3650).contains(&o.retention_days),
@@ -500,6 +534,11 @@ impl Config {
                 "max_decompressed_bytes",
                 o.max_decompressed_bytes >= 1024,
                 "at least 1024",
+            ),
+            (
+                "max_decompressed_in_flight_bytes",
+                o.max_decompressed_in_flight_bytes >= o.max_decompressed_bytes,
+                "at least max_decompressed_bytes",
             ),
             (
                 "session_budget_bytes",
@@ -593,6 +632,39 @@ impl Config {
         Ok(())
     }
 
+    /// Creates `data_dir` and its missing parents, readable by the owner only (0700 on
+    /// Unix; the database in it is made 0600 by the storage). A folder that exists is
+    /// left as it is; [`Config::data_dir_is_shared`] tells whether others can read it.
+    pub fn create_data_dir(&self) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&self.data_dir)
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::create_dir_all(&self.data_dir)
+        }
+    }
+
+    /// The permission bits of `data_dir` when its group or other users may enter or
+    /// read it (start-up warns); `None` when it is private or not on Unix.
+    pub fn data_dir_is_shared(&self) -> Option<u32> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&self.data_dir).ok()?.permissions().mode() & 0o777;
+            (mode & 0o077 != 0).then_some(mode)
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
     /// The database URL in effect: the configured one, or SQLite in `data_dir`.
     pub fn effective_database_url(&self) -> String {
         if self.database_url.is_empty() {
@@ -623,8 +695,10 @@ data_dir = "{data_dir}"
 database_url = ""
 database_max_connections = {maxc}
 
-# The address people reach Moat at, used in link previews (og:url).
-# Empty: taken from each request's Host header.
+# The address people reach Moat at (https://moat.example): link previews' og:url,
+# og:image and canonical link, and social log-in redirect URIs. Empty: pages carry no
+# absolute URL (og:url and og:image are left out), and redirect URIs use the
+# request's host. Set it in production.
 public_url = ""
 
 # Logging: a tracing filter, and "pretty" or "json".
@@ -643,6 +717,16 @@ webview_host = {webview}
 
 # Seconds in-flight requests get to finish on shutdown.
 shutdown_grace_secs = {grace}
+
+# Connections: a request head must arrive within header_read_timeout_secs (of the
+# connection opening, or of the first byte of its next request), a kept-alive
+# connection without requests is closed after idle_timeout_secs (WebSockets are not
+# affected), and at most max_connections sockets are open at once (WebSockets
+# included; further clients wait until one closes). Keep max_connections below the
+# process's open-file limit (ulimit -n).
+header_read_timeout_secs = {header_timeout}
+idle_timeout_secs = {idle_timeout}
+max_connections = {max_conns}
 
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
@@ -696,6 +780,9 @@ retention_days = {retention}
 # Largest ingest body, and largest payload after decompression, in bytes.
 max_body_bytes = {obs_body}
 max_decompressed_bytes = {obs_unzipped}
+# Decompressed bytes all ingest requests may hold at once (at least the above); past
+# it a request gets 503 with Retry-After, which the clients honour.
+max_decompressed_in_flight_bytes = {obs_in_flight}
 # Compressed bytes one recorded session may send; then the recorder is told to stop.
 session_budget_bytes = {obs_session}
 # Bytes one client address may send to the ingest per hour (per instance).
@@ -713,6 +800,9 @@ server_spans = {obs_spans}
             limit = d.body_limit_bytes,
             webview = d.webview_host,
             grace = d.shutdown_grace_secs,
+            header_timeout = d.header_read_timeout_secs,
+            idle_timeout = d.idle_timeout_secs,
+            max_conns = d.max_connections,
             lifetime = d.auth.token_lifetime_days,
             signups = d.auth.signups_per_ip_per_hour,
             krx = d.market.krx,
@@ -726,6 +816,7 @@ server_spans = {obs_spans}
             retention = d.observe.retention_days,
             obs_body = d.observe.max_body_bytes,
             obs_unzipped = d.observe.max_decompressed_bytes,
+            obs_in_flight = d.observe.max_decompressed_in_flight_bytes,
             obs_session = d.observe.session_budget_bytes,
             obs_ip = d.observe.ip_budget_bytes_per_hour,
             obs_concurrency = d.observe.ingest_concurrency,
@@ -937,6 +1028,68 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("observe.retention_days"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn connection_limits_come_from_the_file_and_env_and_are_checked() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(
+                (
+                    c.header_read_timeout_secs,
+                    c.idle_timeout_secs,
+                    c.max_connections
+                ),
+                (10, 75, 10_000)
+            );
+            jail.create_file(
+                "moat.toml",
+                "header_read_timeout_secs = 5\nmax_connections = 100",
+            )?;
+            jail.set_env("MOAT_IDLE_TIMEOUT_SECS", "30");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(
+                (
+                    c.header_read_timeout_secs,
+                    c.idle_timeout_secs,
+                    c.max_connections
+                ),
+                (5, 30, 100)
+            );
+            for (key, var) in [
+                ("header_read_timeout_secs", "MOAT_HEADER_READ_TIMEOUT_SECS"),
+                ("idle_timeout_secs", "MOAT_IDLE_TIMEOUT_SECS"),
+                ("max_connections", "MOAT_MAX_CONNECTIONS"),
+            ] {
+                jail.set_env(var, "0");
+                let err = Config::load(None, &Overrides::default())
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains(&format!("`{key}`")), "{err}");
+                jail.set_env(var, "7");
+            }
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_decompression_budget_holds_at_least_one_request() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 64 * 1024 * 1024);
+            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_IN_FLIGHT_BYTES", "1048576");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("observe.max_decompressed_in_flight_bytes"),
+                "{err}"
+            );
+            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_BYTES", "1048576");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 1024 * 1024);
             Ok(())
         });
     }

@@ -11,6 +11,7 @@ pub mod logging;
 pub mod market;
 pub mod observe;
 pub mod portfolio;
+pub mod server;
 
 pub use app::{launch, AppState, Application};
 pub use config::Config;

@@ -176,3 +176,140 @@ async fn shutdown_drains_and_stops() {
     app.stop().await.expect("clean stop");
     assert!(reqwest::get(url).await.is_err());
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_directory_and_the_database_are_private_to_the_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("moat-data");
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
+        // SQLite in a data directory the server creates itself.
+        c.data_dir = data.clone();
+        c.database_url = String::new();
+    })
+    .await;
+    helpers::signup(&app, "owner@moat.test", "owner").await;
+    let mode = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(&data), 0o700, "the data directory");
+    for file in ["moat.db", "moat.db-wal", "moat.db-shm", "token-key"] {
+        assert_eq!(mode(&data.join(file)), 0o600, "{file}");
+    }
+}
+
+#[tokio::test]
+async fn api_responses_to_requests_with_credentials_are_never_stored() {
+    let app = TestApp::spawn().await;
+    let token = helpers::signup(&app, "cache@moat.test", "cache").await;
+    let cache_control = |r: &reqwest::Response| {
+        r.headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let get = |path: &'static str| app.client.get(app.url(path));
+    let cases: Vec<(&str, reqwest::RequestBuilder, Option<&str>)> = vec![
+        (
+            "the member's own data",
+            get("/api/me").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "the member's export",
+            get("/api/me/export").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a public route asked with a token",
+            get("/api/meta").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a member's list",
+            get("/api/portfolios").bearer_auth(&token),
+            Some("no-store"),
+        ),
+        (
+            "a request with a cookie",
+            get("/api/meta").header("cookie", "session=x"),
+            Some("no-store"),
+        ),
+        ("/api/me without a token", get("/api/me"), Some("no-store")),
+        ("a public route asked anonymously", get("/api/meta"), None),
+    ];
+    for (what, request, expected) in cases {
+        let r = request.send().await.unwrap();
+        assert_eq!(cache_control(&r).as_deref(), expected, "{what}");
+    }
+}
+
+#[tokio::test]
+async fn a_json_array_where_an_object_is_expected_is_refused_and_changes_nothing() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = TestApp::spawn_with(db, |_| {}).await;
+        let token = helpers::signup(&app, "shape@moat.test", "shape").await;
+        let r = helpers::send(
+            &app,
+            reqwest::Method::POST,
+            "/api/portfolios",
+            Some(&token),
+            Some(serde_json::json!({"name": "연금", "base_currency": "KRW"})),
+        )
+        .await;
+        assert_eq!(r.status(), 201, "{backend:?}");
+        let created: serde_json::Value = r.json().await.unwrap();
+        let path = format!("/api/portfolios/{}", created["id"]);
+        let cases = [
+            (serde_json::json!([null, null]), "an array for the body"),
+            (
+                serde_json::json!({"orderable_cash": ["1000", "KRW", null]}),
+                "an array for a nested object",
+            ),
+            (
+                serde_json::json!(["renamed", null, null, null]),
+                "an array of the fields in order",
+            ),
+        ];
+        for (body, what) in cases {
+            let r = helpers::send(
+                &app,
+                reqwest::Method::PATCH,
+                &path,
+                Some(&token),
+                Some(body),
+            )
+            .await;
+            let error = assert_error(r, 422, "invalid_body").await;
+            assert!(
+                error["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("invalid type: sequence"),
+                "{backend:?} {what}: {error}"
+            );
+        }
+        let r = helpers::send(&app, reqwest::Method::GET, &path, Some(&token), None).await;
+        let after: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(after["name"], "연금", "{backend:?}: nothing changed");
+        assert_eq!(
+            after["orderable_cash"],
+            serde_json::Value::Null,
+            "{backend:?}"
+        );
+        let r = helpers::send(
+            &app,
+            reqwest::Method::PATCH,
+            &path,
+            Some(&token),
+            Some(serde_json::json!({"name": "노후", "orderable_cash": {"amount": "1000", "currency": "KRW"}})),
+        )
+        .await;
+        assert_eq!(r.status(), 200, "{backend:?}: objects still work");
+    }
+}

@@ -1494,3 +1494,96 @@ async fn the_openapi_document_describes_the_account_api_and_bearer_auth() {
     }
     assert!(doc["paths"]["/api/me"]["get"]["security"].is_array());
 }
+
+/// Log lines written by the server's own formatter, kept in memory.
+#[derive(Clone, Default)]
+struct LogBuffer(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogBuffer {
+    type Writer = LogBuffer;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        self.clone()
+    }
+}
+
+impl LogBuffer {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+#[tokio::test]
+async fn a_line_break_in_a_provider_id_cannot_forge_a_log_line() {
+    use tracing_subscriber::prelude::*;
+    let forged = "2026-01-01T00:00:00.000000Z ERROR moat_server: FORGED admin logged in";
+    let encoded: String = form_urlencoded_path(forged);
+    for format in [
+        moat_server::config::LogFormat::Pretty,
+        moat_server::config::LogFormat::Json,
+    ] {
+        let logs = LogBuffer::default();
+        // This test's thread only (the runtime is single-threaded, so the server's
+        // tasks log here too).
+        let _guard = tracing::subscriber::set_default(
+            tracing_subscriber::registry()
+                .with(tracing_subscriber::EnvFilter::new("info"))
+                .with(moat_server::logging::layer(format, logs.clone())),
+        );
+        let app = spawn(TestDatabase::sqlite()).await;
+        let no_redirect = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let r = no_redirect
+            .get(app.url(&format!(
+                "/api/auth/oidc/evil%0A{encoded}/callback?state=unknown&code=abc"
+            )))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 302);
+        let text = logs.text();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("FORGED") || l.contains("social log-in failed"))
+            .collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "{format:?}: one line, with the id escaped in it:\n{text}"
+        );
+        assert!(
+            lines[0].contains("social log-in failed"),
+            "{format:?}: {text}"
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with("2026-01-01T00:00:00")),
+            "{format:?}: no forged line:\n{text}"
+        );
+    }
+}
+
+/// `s` with every byte outside `[A-Za-z0-9]` percent-encoded, for a path segment.
+fn form_urlencoded_path(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}

@@ -491,3 +491,70 @@ fn the_real_krx_listing_imports_about_2769_instruments() {
         "the curated English name survives a listing without one"
     );
 }
+
+#[test]
+fn admin_flags_work_after_the_subcommand_like_every_other_flag() {
+    let data = tempfile::tempdir().unwrap();
+    // `moat admin ban EMAIL --data-dir DIR` (the helper puts --data-dir last).
+    let missing = moat(data.path(), &["admin", "ban", "ant@moat.test"]);
+    missing.assert_failure();
+    assert!(
+        missing
+            .err
+            .contains("no member has the email ant@moat.test"),
+        "the flag was taken and the database opened: {}",
+        missing.err
+    );
+    with_storage(data.path(), async |s| {
+        s.create_user(&moat_storage::NewUser {
+            chat_user_id: uuid::Uuid::new_v4(),
+            email: Some("ant@moat.test".into()),
+            nickname: "ant".into(),
+            nickname_folded: "ant".into(),
+            password_hash: None,
+            identity: None,
+            created_at: chrono::Utc::now(),
+        })
+        .await
+        .unwrap();
+    });
+    let banned = moat(data.path(), &["admin", "ban", "ant@moat.test"]);
+    banned.assert_success();
+    assert!(banned.out.contains("is banned"), "{}", banned.out);
+    let user = with_storage(data.path(), async |s| {
+        s.user_by_email("ant@moat.test").await.unwrap().unwrap()
+    });
+    assert!(
+        user.banned_at.is_some(),
+        "banned in the data directory given"
+    );
+    // Before the subcommand works too, and so does the top-level position.
+    let dir = data.path().display().to_string();
+    for args in [
+        vec![
+            "moat",
+            "admin",
+            "--data-dir",
+            &dir,
+            "unban",
+            "ant@moat.test",
+        ],
+        vec!["moat", "--data-dir", &dir, "admin", "ban", "ant@moat.test"],
+    ] {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = moat_server::cli::run(args.clone(), &mut out, &mut err);
+        assert_eq!(
+            code,
+            ExitCode::SUCCESS,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&err)
+        );
+    }
+    let user = with_storage(data.path(), async |s| {
+        s.user_by_email("ant@moat.test").await.unwrap().unwrap()
+    });
+    assert!(
+        user.banned_at.is_some(),
+        "banned again through the top-level flag"
+    );
+}

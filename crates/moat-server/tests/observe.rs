@@ -1139,6 +1139,86 @@ async fn an_overloaded_ingest_answers_503_with_retry_after() {
     assert_eq!(status, 200, "the slot is free again");
 }
 
+#[tokio::test]
+async fn parallel_gzip_bombs_share_one_decompression_budget() {
+    // Each bomb is a valid OTLP document behind whitespace that decompresses to just
+    // under the per-request cap; two at once do not fit in the shared budget.
+    const CAP: usize = 4 * 1024 * 1024;
+    const BUDGET: usize = CAP + CAP / 4;
+    const BOMBS: usize = 16;
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.observe.max_decompressed_bytes = CAP;
+        c.observe.max_decompressed_in_flight_bytes = BUDGET;
+        c.observe.ingest_concurrency = BOMBS;
+    })
+    .await;
+    let mut doc = vec![b' '; CAP - 64];
+    doc.extend_from_slice(br#"{"resourceSpans":[]}"#);
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(&doc).unwrap();
+    let bomb = e.finish().unwrap();
+    assert!(bomb.len() < 16 * 1024, "a bomb: {} bytes", bomb.len());
+    let sends = (0..BOMBS).map(|_| {
+        app.client
+            .post(app.url("/v1/traces"))
+            .header("content-type", "application/json")
+            .header("content-encoding", "gzip")
+            .body(bomb.clone())
+            .send()
+    });
+    let (mut accepted, mut busy) = (0, 0);
+    for r in futures_util::future::join_all(sends).await {
+        let r = r.unwrap();
+        match r.status().as_u16() {
+            200 => accepted += 1,
+            503 => {
+                let retry = r
+                    .headers()
+                    .get("retry-after")
+                    .map(|v| v.to_str().unwrap().to_owned());
+                assert!(
+                    retry
+                        .and_then(|v| v.parse::<u64>().ok())
+                        .is_some_and(|s| s >= 1),
+                    "a 503 says when to retry"
+                );
+                busy += 1;
+            }
+            other => panic!("{other}: {}", r.text().await.unwrap()),
+        }
+    }
+    assert!(
+        busy > 0,
+        "past the shared budget bombs are refused ({accepted} of {BOMBS} accepted)"
+    );
+    let budget = &app.state.observe.inflate;
+    assert!(
+        budget.peak() <= BUDGET,
+        "never more than the budget decompressed at once: {}",
+        budget.peak()
+    );
+    assert_eq!(budget.in_use(), 0, "every request gave its bytes back");
+
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(
+        otlp_spans("4bf92f3577b34da6a3ce929d0e0e4736", now_ms() * 1_000_000)
+            .to_string()
+            .as_bytes(),
+    )
+    .unwrap();
+    let r = app
+        .client
+        .post(app.url("/v1/traces"))
+        .header("content-type", "application/json")
+        .header("content-encoding", "gzip")
+        .body(e.finish().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "a normal push works afterwards");
+    assert_eq!(counts(&app).await.spans, 1);
+}
+
 /// The spans of a trace as the console reads them, once `done` holds of them (spans
 /// are written off the request path); what is there after 5 s otherwise.
 async fn wait_for_trace(

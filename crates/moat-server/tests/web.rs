@@ -31,12 +31,65 @@ async fn app_routes_get_the_index_with_their_link_preview_card() {
         "Korean by default: {html}"
     );
     assert!(html.contains(r#"<meta property="og:title" content="설정 — Moat">"#));
-    assert!(html.contains(r#"<meta property="og:url" content="http://moat.example/settings">"#));
-    assert!(
-        html.contains(r#"<meta property="og:image" content="http://moat.example/og-image.png">"#)
-    );
     assert!(html.contains(r#"<meta name="description""#));
     assert!(html.contains(r#"<div id="root">"#), "the app still boots");
+}
+
+#[tokio::test]
+async fn link_metadata_never_comes_from_the_requests_host() {
+    let app = TestApp::spawn().await;
+    let html = app
+        .client
+        .get(app.url("/settings"))
+        .header("host", "evil.example")
+        .header("x-forwarded-proto", "https")
+        .header("x-forwarded-host", "evil.example")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !html.contains("evil.example"),
+        "the Host header is not written into the page: {html}"
+    );
+    assert!(
+        !html.contains("og:url"),
+        "no og:url without public_url: {html}"
+    );
+    assert!(
+        !html.contains("og:image"),
+        "no og:image without public_url: {html}"
+    );
+    assert!(
+        html.contains(r#"<link rel="canonical" href="/settings">"#),
+        "a relative canonical link: {html}"
+    );
+
+    let public = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
+        c.public_url = "https://moat.example/".into()
+    })
+    .await;
+    let html = public
+        .client
+        .get(public.url("/settings"))
+        .header("host", "evil.example")
+        .header("x-forwarded-proto", "http")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!html.contains("evil.example"), "{html}");
+    for tag in [
+        r#"<meta property="og:url" content="https://moat.example/settings">"#,
+        r#"<meta property="og:image" content="https://moat.example/og-image.png">"#,
+        r#"<link rel="canonical" href="https://moat.example/settings">"#,
+    ] {
+        assert!(html.contains(tag), "{tag} from public_url: {html}");
+    }
 }
 
 #[tokio::test]

@@ -29,6 +29,8 @@ pub use portfolio::{
 };
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
+#[cfg(unix)]
+pub use sqlite::DATABASE_FILE_MODE;
 
 /// Which database a [`Storage`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,8 +26,16 @@ pub struct SqliteStorage {
 }
 
 impl SqliteStorage {
+    /// Opens (creating when missing) the database of `url`. A database file is readable
+    /// and writable by its owner only, with its `-wal` and `-shm` files: see
+    /// [`restrict_permissions`].
     pub async fn connect(url: &str, opts: &ConnectOptions) -> Result<Self, StorageError> {
-        let options = SqliteConnectOptions::from_str(url)?
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let options = SqliteConnectOptions::from_str(url)?;
+        if !in_memory {
+            restrict_permissions(options.get_filename());
+        }
+        let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
@@ -49,6 +57,50 @@ impl SqliteStorage {
         &self.pool
     }
 }
+
+/// Mode of the database file and its `-wal`, `-shm` and `-journal` files: the owner's
+/// only (they hold password hashes and sessions).
+#[cfg(unix)]
+pub const DATABASE_FILE_MODE: u32 = 0o600;
+
+/// Creates the database file with [`DATABASE_FILE_MODE`] before SQLite opens it, and
+/// narrows an existing one and its companions to it. SQLite creates the `-wal` and
+/// `-shm` files with the database file's permissions, so they follow. Failures are
+/// logged, not fatal (e.g. a file owned by another user): SQLite then reports what it
+/// cannot open.
+#[cfg(unix)]
+fn restrict_permissions(path: &std::path::Path) {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+
+    let created = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(DATABASE_FILE_MODE)
+        .open(path);
+    match created {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "cannot create the database file")
+        }
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = std::path::PathBuf::from(name);
+        let narrow = std::fs::metadata(&file)
+            .is_ok_and(|m| m.permissions().mode() & 0o777 != DATABASE_FILE_MODE);
+        if narrow {
+            let mode = std::fs::Permissions::from_mode(DATABASE_FILE_MODE);
+            if let Err(e) = std::fs::set_permissions(&file, mode) {
+                tracing::warn!(path = %file.display(), error = %e, "cannot make the database file private (chmod 600 it)");
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn restrict_permissions(_path: &std::path::Path) {}
 
 crate::accounts::impl_account_storage!(SqliteStorage);
 crate::portfolio::impl_portfolio_storage!(

@@ -149,3 +149,54 @@ async fn an_unsupported_url_is_a_clear_error() {
     );
     assert_eq!(Backend::from_url("sqlite://x.db"), Some(Backend::Sqlite));
 }
+
+/// Mode bits of a file, or `None` when it does not exist.
+#[cfg(unix)]
+fn mode_of(path: &std::path::Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o777)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_sqlite_files_are_private_to_their_owner_whether_new_or_existing() {
+    use std::os::unix::fs::PermissionsExt;
+    // A SQLite-only property: PostgreSQL keeps its files itself.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("moat.db");
+    let companions = ["moat.db-wal", "moat.db-shm"].map(|f| dir.path().join(f));
+    let url = format!("sqlite://{}", db.display());
+
+    let storage = connect(&url, &ConnectOptions::default()).await.unwrap();
+    storage.migrate().await.unwrap();
+    storage.put_setting("k", "v").await.unwrap();
+    for file in std::iter::once(&db).chain(&companions) {
+        assert_eq!(
+            mode_of(file),
+            Some(moat_storage::DATABASE_FILE_MODE),
+            "{} of a new database",
+            file.display()
+        );
+    }
+    storage.close().await;
+
+    // Files left world-readable by an older version are narrowed on the next start.
+    for file in std::iter::once(&db).chain(&companions) {
+        if file.exists() {
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
+    let storage = connect(&url, &ConnectOptions::default()).await.unwrap();
+    storage.put_setting("k", "w").await.unwrap();
+    for file in std::iter::once(&db).chain(&companions) {
+        assert_eq!(
+            mode_of(file),
+            Some(moat_storage::DATABASE_FILE_MODE),
+            "{} of an existing database",
+            file.display()
+        );
+    }
+    storage.close().await;
+}

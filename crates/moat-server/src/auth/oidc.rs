@@ -157,21 +157,73 @@ pub struct ProviderInfo {
     pub preset: Option<String>,
 }
 
-/// `next` as a same-site path: one leading `/`, no scheme, no backslash, no control
-/// characters; anything else becomes `/`.
+/// `next` as a path of this site, normalised as a browser would resolve it (dot
+/// segments, `%2e` among them, removed); anything else becomes `/`.
+///
+/// Refused: more than [`NEXT_MAX_BYTES`], control characters or backslashes anywhere,
+/// and any value whose resolved path, or that path decoded once (`%2f` → `/`,
+/// `%5c` → `\`) and resolved again, does not start with one `/` followed by something
+/// other than `/` or `\`: such a value could become protocol-relative (`//host`) on
+/// its way to a `Location` header or the router. The web app's `safeNext`
+/// (web/src/shared/auth/next.ts) applies the same rule.
 pub fn sanitize_next(next: Option<&str>) -> String {
-    match next {
-        Some(n)
-            if n.starts_with('/')
-                && !n.starts_with("//")
-                && !n.contains('\\')
-                && n.len() <= NEXT_MAX_BYTES
-                && !n.chars().any(char::is_control) =>
-        {
-            n.to_owned()
-        }
-        _ => "/".to_owned(),
+    next.and_then(same_site_path)
+        .unwrap_or_else(|| "/".to_owned())
+}
+
+fn same_site_path(raw: &str) -> Option<String> {
+    let unsafe_char = |c: char| c.is_control() || c == '\\';
+    if raw.len() > NEXT_MAX_BYTES || !one_leading_slash(raw) || raw.contains(unsafe_char) {
+        return None;
     }
+    let base = url::Url::parse("https://moat.invalid/").ok()?;
+    let resolved = base.join(raw).ok()?;
+    if resolved.origin() != base.origin() || !one_leading_slash(resolved.path()) {
+        return None;
+    }
+    let decoded = percent_decode_strict(resolved.path())?;
+    if decoded.contains(unsafe_char) {
+        return None;
+    }
+    let again = base.join(&decoded).ok()?;
+    if again.origin() != base.origin() || !one_leading_slash(again.path()) {
+        return None;
+    }
+    let mut out = resolved.path().to_owned();
+    if let Some(query) = resolved.query() {
+        out.push('?');
+        out.push_str(query);
+    }
+    if let Some(fragment) = resolved.fragment() {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    Some(out)
+}
+
+/// `/` followed by anything but `/` or `\` (or by nothing).
+fn one_leading_slash(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.first() == Some(&b'/') && !matches!(b.get(1), Some(b'/' | b'\\'))
+}
+
+/// `%XX` escapes decoded once, as JavaScript's `decodeURIComponent` does; `None` for a
+/// broken escape or bytes that are not UTF-8.
+fn percent_decode_strict(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// A random URL-safe ticket (256 bits).
@@ -261,7 +313,7 @@ pub async fn start(
     let metadata = match providers.metadata(provider).await {
         Ok(m) => m,
         Err(e) => {
-            tracing::warn!(provider = %provider.id, error = format!("{e:#}"), "social log-in unavailable");
+            tracing::warn!(provider = ?provider.id, error = format!("{e:#}"), "social log-in unavailable");
             return Ok(fail("oidc_failed"));
         }
     };
@@ -398,7 +450,9 @@ async fn finish(state: &AppState, id: &str, params: CallbackParams) -> Response 
     match finish_inner(state, id, params).await {
         Ok(r) => r,
         Err(e) => {
-            tracing::warn!(provider = %id, error = format!("{e:#}"), "social log-in failed");
+            // `id` comes from the path: a field, Debug-formatted, so a line break in it
+            // is written escaped and cannot start a forged log line.
+            tracing::warn!(provider = ?id, error = format!("{e:#}"), "social log-in failed");
             fail("oidc_failed")
         }
     }
@@ -476,7 +530,7 @@ async fn exchange(
                     email = usable_email(info.email(), info.email_verified());
                 }
                 Err(e) => {
-                    tracing::info!(provider = %provider.id, error = %e, "UserInfo request failed; continuing without an email")
+                    tracing::info!(provider = ?provider.id, error = format!("{e:#}"), "UserInfo request failed; continuing without an email")
                 }
             }
         }
@@ -565,18 +619,54 @@ mod tests {
 
     #[test]
     fn next_is_kept_only_as_a_same_site_path() {
-        assert_eq!(sanitize_next(Some("/portfolio?x=1#y")), "/portfolio?x=1#y");
-        assert_eq!(sanitize_next(Some("/")), "/");
-        for bad in [
-            "//evil.example",
-            "https://evil.example",
-            "/\\evil.example",
-            "evil",
-            "",
-            "/a\nb",
-            "javascript:alert(1)",
-        ] {
-            assert_eq!(sanitize_next(Some(bad)), "/", "{bad:?}");
+        let cases: &[(&str, &str)] = &[
+            ("/portfolio?x=1#y", "/portfolio?x=1#y"),
+            ("/", "/"),
+            ("/settings/account", "/settings/account"),
+            ("/stocks/KRX%3A005930", "/stocks/KRX%3A005930"),
+            ("/u/%EA%B0%9C%EB%AF%B8", "/u/%EA%B0%9C%EB%AF%B8"),
+            ("/./settings", "/settings"),
+            ("/a/../settings", "/settings"),
+            ("/%2e%2e/%2E%2e/settings", "/settings"),
+            ("/x?next=//evil.example", "/x?next=//evil.example"),
+            ("/x#//evil.example", "/x#//evil.example"),
+            ("/%252f%252fevil.example", "/%252f%252fevil.example"),
+            ("/javascript:alert(1)", "/javascript:alert(1)"),
+            // Protocol-relative once resolved or decoded.
+            ("/.//evil.example", "/"),
+            ("/x/..//evil.example", "/"),
+            ("/%2e%2e//evil.example", "/"),
+            ("/%2E%2E//evil.example", "/"),
+            ("/.%2e//evil.example", "/"),
+            ("/a/b/../../..//evil.example", "/"),
+            ("/%2f/evil.example", "/"),
+            ("/%2F%2Fevil.example", "/"),
+            ("/x/..%2f%2fevil.example", "/"),
+            ("/%5cevil.example", "/"),
+            ("/%5C%5Cevil.example", "/"),
+            ("//evil.example", "/"),
+            ("///evil.example", "/"),
+            ("/\\evil.example", "/"),
+            ("/x\\y", "/"),
+            ("\\\\evil.example", "/"),
+            // Control characters, raw or encoded.
+            ("/a\nb", "/"),
+            ("/\t/evil.example", "/"),
+            ("/x\r\nSet-Cookie: a=b", "/"),
+            ("/a%0Ab", "/"),
+            ("/a%09b", "/"),
+            ("/%zz", "/"),
+            ("/%ff", "/"),
+            // Not a path.
+            ("https://evil.example", "/"),
+            ("http:/evil.example", "/"),
+            ("javascript:alert(1)", "/"),
+            ("evil", "/"),
+            (" /x", "/"),
+            ("", "/"),
+        ];
+        for (raw, expected) in cases {
+            assert_eq!(sanitize_next(Some(raw)), *expected, "{raw:?}");
         }
         assert_eq!(sanitize_next(None), "/");
         assert_eq!(sanitize_next(Some(&format!("/{}", "a".repeat(2000)))), "/");

@@ -375,7 +375,7 @@ pub async fn login(
             Ok(()) | Err(StorageError::Conflict(_)) => {}
             Err(e) => return Err(e.into()),
         }
-        tracing::info!(user_id = user.id, provider = %identity.provider, "social identity linked");
+        tracing::info!(user_id = user.id, provider = ?identity.provider, "social identity linked");
     }
     Ok(ApiJson(TokenResponse {
         token: issue(&state, &user).await?,
@@ -725,7 +725,7 @@ pub async fn oidc_signup(
         .storage
         .take_ticket(&hash, TicketKind::Signup, now())
         .await?;
-    tracing::info!(user_id = user.id, provider = %ticket.provider, "account created (social)");
+    tracing::info!(user_id = user.id, provider = ?ticket.provider, "account created (social)");
     let token = issue(&state, &user).await?;
     Ok((StatusCode::CREATED, ApiJson(TokenResponse { token })))
 }

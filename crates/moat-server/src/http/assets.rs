@@ -250,12 +250,12 @@ async fn serve_page(
     let path = if path == "/index.html" { "/" } else { path };
     let lang = pages::Lang::negotiate(query, headers);
     let (card, status) = pages::card(state, path, lang).await;
-    let origin = pages::Origin::from_request(&state.config.public_url, headers);
+    let origin = pages::public_origin(&state.config.public_url);
     let html = pages::render(
         template,
         &card,
         lang,
-        &origin,
+        origin.as_deref(),
         path,
         &state.config.delayed_scripts,
     );

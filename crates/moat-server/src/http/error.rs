@@ -228,7 +228,7 @@ impl IntoResponse for ApiError {
                     "request failed"
                 ),
                 None => {
-                    tracing::error!(code = self.code, message = %self.message, "request failed")
+                    tracing::error!(code = self.code, message = ?self.message, "request failed")
                 }
             }
         }

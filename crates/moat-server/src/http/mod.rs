@@ -171,7 +171,8 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             observe::spans::record,
         ))
-        .layer(middleware::from_fn(auth::extract::renew_tokens));
+        .layer(middleware::from_fn(auth::extract::renew_tokens))
+        .layer(middleware::from_fn(security::no_store_when_private));
     // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
     let ingest = Router::new()
         .route("/public", axum::routing::post(observe::graphql::public))
@@ -209,7 +210,8 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
             let id = req.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+            // The path and the request id come from the client: Debug-formatted, escaped.
+            tracing::info_span!("request", method = %req.method(), path = ?req.uri().path(), request_id = ?id)
         }))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(SetSensitiveRequestHeadersLayer::new([header::AUTHORIZATION, header::COOKIE]))

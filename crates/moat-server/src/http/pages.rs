@@ -682,10 +682,12 @@ pub struct Origin(pub String);
 
 impl Origin {
     /// `public_url` when configured; otherwise the request's Host header, kept only
-    /// when it is a plain host[:port] (it is attacker-controlled and ends up in HTML).
+    /// when it is a plain host[:port]. For the OpenID Connect redirect URI only, which
+    /// the provider checks against the URIs registered with it; link previews never
+    /// use the request's host ([`public_origin`]).
     pub fn from_request(public_url: &str, headers: &HeaderMap) -> Self {
-        if !public_url.is_empty() {
-            return Origin(public_url.trim_end_matches('/').to_owned());
+        if let Some(origin) = public_origin(public_url) {
+            return Origin(origin);
         }
         let host = headers
             .get(axum::http::header::HOST)
@@ -708,22 +710,34 @@ impl Origin {
     }
 }
 
+/// The configured public address without a trailing `/`; `None` when `public_url` is
+/// not set. The only source of absolute URLs in a page: the request's `Host` and
+/// `X-Forwarded-Proto` are the client's to choose, and a cache or a link preview
+/// would keep what one client chose for everyone.
+pub fn public_origin(public_url: &str) -> Option<String> {
+    let origin = public_url.trim_end_matches('/');
+    (!origin.is_empty()).then(|| origin.to_owned())
+}
+
 /// Marker in `index.html` replaced by the head tags.
 pub const HEAD_MARKER: &str = "<!--moat-head-->";
 
 /// Writes the page's head tags (and delayed-script tags) into the template.
+///
+/// `origin` is [`public_origin`]. With it, the card carries absolute `og:url`,
+/// `og:image` and canonical URLs. Without it there is no absolute URL at all: no
+/// `og:url` and no `og:image` (Open Graph wants both absolute), a `summary` Twitter
+/// card, and a canonical link relative to the page (which HTML allows).
 pub fn render(
     template: &str,
     card: &Card,
     lang: Lang,
-    origin: &Origin,
+    origin: Option<&str>,
     path: &str,
     delayed_scripts: &[String],
 ) -> String {
     let title = escape(&card.title);
     let description = escape(&card.description);
-    let url = escape(&format!("{}{}", origin.0, path));
-    let image = escape(&format!("{}/og-image.png", origin.0));
     let mut head = format!(
         concat!(
             "<title>{title}</title>\n",
@@ -732,20 +746,37 @@ pub fn render(
             "    <meta property=\"og:site_name\" content=\"Moat\">\n",
             "    <meta property=\"og:locale\" content=\"{locale}\">\n",
             "    <meta property=\"og:title\" content=\"{title}\">\n",
-            "    <meta property=\"og:description\" content=\"{description}\">\n",
-            "    <meta property=\"og:url\" content=\"{url}\">\n",
-            "    <meta property=\"og:image\" content=\"{image}\">\n",
-            "    <meta property=\"og:image:width\" content=\"1200\">\n",
-            "    <meta property=\"og:image:height\" content=\"630\">\n",
-            "    <meta name=\"twitter:card\" content=\"summary_large_image\">\n",
-            "    <link rel=\"canonical\" href=\"{url}\">"
+            "    <meta property=\"og:description\" content=\"{description}\">"
         ),
         title = title,
         description = description,
         locale = lang.og_locale(),
-        url = url,
-        image = image,
     );
+    match origin {
+        Some(origin) => {
+            let url = escape(&format!("{origin}{path}"));
+            let image = escape(&format!("{origin}/og-image.png"));
+            head.push_str(&format!(
+                concat!(
+                    "\n    <meta property=\"og:url\" content=\"{url}\">\n",
+                    "    <meta property=\"og:image\" content=\"{image}\">\n",
+                    "    <meta property=\"og:image:width\" content=\"1200\">\n",
+                    "    <meta property=\"og:image:height\" content=\"630\">\n",
+                    "    <meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+                    "    <link rel=\"canonical\" href=\"{url}\">"
+                ),
+                url = url,
+                image = image,
+            ));
+        }
+        None => head.push_str(&format!(
+            concat!(
+                "\n    <meta name=\"twitter:card\" content=\"summary\">\n",
+                "    <link rel=\"canonical\" href=\"{path}\">"
+            ),
+            path = escape(path),
+        )),
+    }
     if card.noindex {
         head.push_str("\n    <meta name=\"robots\" content=\"noindex\">");
     }
@@ -919,7 +950,6 @@ mod tests {
 
     #[test]
     fn auth_pages_are_not_indexed() {
-        let origin = Origin::from_request("", &HeaderMap::new());
         for path in [
             "/login",
             "/signup",
@@ -931,7 +961,7 @@ mod tests {
                 TEMPLATE,
                 &Card::of(resolve(path).0, Lang::Ko),
                 Lang::Ko,
-                &origin,
+                None,
                 path,
                 &[],
             );
@@ -944,7 +974,7 @@ mod tests {
             TEMPLATE,
             &Card::of(resolve("/").0, Lang::Ko),
             Lang::Ko,
-            &origin,
+            None,
             "/",
             &[],
         );
@@ -960,12 +990,12 @@ mod tests {
 
     #[test]
     fn the_head_carries_title_description_and_open_graph_tags() {
-        let origin = Origin::from_request("https://moat.example", &HeaderMap::new());
+        let origin = public_origin("https://moat.example/");
         let html = render(
             TEMPLATE,
             &Card::of(resolve("/settings").0, Lang::En),
             Lang::En,
-            &origin,
+            origin.as_deref(),
             "/settings",
             &[],
         );
@@ -974,8 +1004,31 @@ mod tests {
         assert!(
             html.contains("property=\"og:image\" content=\"https://moat.example/og-image.png\"")
         );
+        assert!(html.contains("rel=\"canonical\" href=\"https://moat.example/settings\""));
         assert!(html.contains("<html lang=\"en\">"));
         assert!(!html.contains(HEAD_MARKER));
+    }
+
+    #[test]
+    fn without_a_public_url_the_head_has_no_absolute_url() {
+        assert_eq!(public_origin(""), None);
+        let html = render(
+            TEMPLATE,
+            &Card::of(resolve("/settings").0, Lang::En),
+            Lang::En,
+            None,
+            "/settings",
+            &[],
+        );
+        assert!(!html.contains("og:url"), "{html}");
+        assert!(!html.contains("og:image"), "{html}");
+        assert!(!html.contains("://"), "no absolute URL: {html}");
+        assert!(
+            html.contains("<link rel=\"canonical\" href=\"/settings\">"),
+            "{html}"
+        );
+        assert!(html.contains("<meta name=\"twitter:card\" content=\"summary\">"));
+        assert!(html.contains("property=\"og:title\" content=\"Settings — Moat\""));
     }
 
     #[test]
@@ -1007,12 +1060,11 @@ mod tests {
 
     #[test]
     fn delayed_scripts_become_script_tags_with_a_delay_attribute() {
-        let origin = Origin::from_request("", &HeaderMap::new());
         let html = render(
             TEMPLATE,
             &Card::of(resolve("/").0, Lang::Ko),
             Lang::Ko,
-            &origin,
+            None,
             "/",
             &["https://cdn.example/a.js".into()],
         );

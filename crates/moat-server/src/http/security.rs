@@ -3,11 +3,36 @@
 //! workers from `blob:` (the session recorder runs its uploads in one), and framing
 //! only by its own pages (the web-view host page frames the app).
 
-use axum::http::{header, HeaderName, HeaderValue};
+use axum::{
+    extract::Request,
+    http::{header, HeaderName, HeaderValue},
+    middleware::Next,
+    response::Response,
+};
 use tower::ServiceBuilder;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::Config;
+
+/// Middleware on `/api`: `Cache-Control: no-store` on every response to a request
+/// that carried credentials (an `Authorization` header or a cookie), whatever the
+/// route and status, and on every `/api/me…` response. What a member's token unlocks
+/// must not be kept by the browser's cache or a shared one; the rule looks at the
+/// request, not the route, so a new member-only route cannot forget it.
+pub async fn no_store_when_private(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let private = request.headers().contains_key(header::AUTHORIZATION)
+        || request.headers().contains_key(header::COOKIE)
+        || path == "/api/me"
+        || path.starts_with("/api/me/");
+    let mut response = next.run(request).await;
+    if private {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
 
 /// The pages of the operator console (their document gets [`replay_content_security_policy`]).
 pub const OPERATOR_PAGES: &str = "/operator";

@@ -65,7 +65,7 @@ impl GqlError {
     }
 
     fn internal(e: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %e, "observability ingest failed");
+        tracing::error!(error = e.to_string(), "observability ingest failed");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "INTERNAL_SERVER_ERROR",
@@ -86,6 +86,14 @@ impl From<DecodeError> for GqlError {
                 "PAYLOAD_TOO_LARGE",
                 e.to_string(),
             ),
+            DecodeError::Busy => Self {
+                retry_after: Some(limits::RETRY_AFTER_SECS),
+                ..Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "OVERLOADED",
+                    "The ingest is busy; try again shortly.",
+                )
+            },
             other => Self::bad(other.to_string()),
         }
     }
@@ -445,10 +453,17 @@ async fn push_compressed(call: &Call<'_>, raw: &str, key: &str) -> Result<Respon
     let now = now_ms();
     let sent_at = ingest::plausible(payload_id.0, now).unwrap_or(now);
     let (max_gz, max_json) = (cfg.max_body_bytes, cfg.max_decompressed_bytes);
-    // Decoding and parsing are CPU work: off the async workers.
+    let budget = call.observe.inflate.clone();
+    // Decoding and parsing are CPU work: off the async workers. The decompression
+    // budget is reserved between the two steps, before a thread is taken for the second.
+    let gz = tokio::task::spawn_blocking(move || limits::base64_limited(&encoded, max_gz))
+        .await
+        .map_err(GqlError::internal)??;
+    let charge = budget.reserve(&gz, max_json)?;
     let (gz, parsed) = tokio::task::spawn_blocking(move || -> Result<_, GqlError> {
-        let gz = limits::base64_limited(&encoded, max_gz)?;
-        let json = limits::json_text(limits::gunzip_limited(&gz, max_json)?)?;
+        // The charge is held until the text and its parse are dropped.
+        let (raw, _charge) = limits::gunzip_budgeted(&gz, max_json, &budget, charge)?;
+        let json = limits::json_text(raw)?;
         let parsed = ingest::parse_push(&json, sent_at, now, false).map_err(GqlError::bad)?;
         Ok((gz, parsed))
     })

@@ -1,17 +1,22 @@
 //! Limits of the ingest: body caps, guarded decompression (the compressed payload is
 //! attacker-controlled: sizes are checked before and after, and the decompressor is
-//! read through a `take()` so a gzip bomb stops after the cap), a JSON nesting cap,
-//! and the per-IP byte budget.
+//! read through a `take()` so a gzip bomb stops after the cap), a budget of
+//! decompressed bytes shared by all requests, a JSON nesting cap, and the per-IP
+//! byte budget.
 
 use std::{
     collections::HashMap,
     io::Read,
     net::IpAddr,
-    sync::Mutex,
+    sync::{
+        atomic::{AtomicUsize, Ordering},
+        Arc, Mutex,
+    },
     time::{Duration, Instant},
 };
 
 use base64::Engine;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Deepest JSON nesting accepted anywhere in an ingest body. rrweb's snapshot of a
 /// DOM takes two levels per element, so this allows pages 500 elements deep; serde's
@@ -44,6 +49,21 @@ pub const MAX_STACK_FRAMES: usize = 50;
 /// Metrics accepted in one `pushMetrics` or OTLP request; spans in one OTLP request.
 pub const MAX_RECORDS_PER_REQUEST: usize = 5_000;
 
+/// Decompressed bytes written into the output buffer per read.
+const READ_CHUNK: usize = 64 * 1024;
+/// Outputs of at least this size get a buffer of at least [`MAPPED_CAPACITY`].
+pub const LARGE_OUTPUT: usize = 1024 * 1024;
+/// Address space given to a large output's buffer; only the pages written become
+/// resident. glibc maps an allocation this large directly and unmaps it when it is
+/// freed, so a bomb's memory goes back to the system; a smaller large block would come
+/// from a per-thread arena (after the first free raises glibc's dynamic mmap threshold,
+/// which tops out at 32 MiB) and stay resident after it is freed.
+pub const MAPPED_CAPACITY: usize = 32 * 1024 * 1024 + 4096;
+
+/// When a gzip's output outgrows what was reserved for it (its trailer understated its
+/// size), the buffer grows by at least this many bytes, each step charged first.
+pub const INFLATE_BLOCK: usize = 256 * 1024;
+
 /// How long a request waits for an ingest slot before the answer is 503.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(2);
 /// `Retry-After` seconds sent with a 503 (overloaded).
@@ -66,6 +86,9 @@ pub enum DecodeError {
     TooDeep,
     #[error("the request body could not be read")]
     Read,
+    /// The shared [`DecompressionBudget`] is spent: answered 503 with `Retry-After`.
+    #[error("the ingest is decompressing as much as it may at once; retry later")]
+    Busy,
 }
 
 /// Standard padded base64 (spaces and line breaks tolerated), refused before
@@ -105,6 +128,168 @@ pub fn gunzip_limited(gz: &[u8], max: usize) -> Result<Vec<u8>, DecodeError> {
         return Err(DecodeError::Gzip);
     }
     Ok(out)
+}
+
+/// The decompressed bytes all ingest requests together may hold at once
+/// (`observe.max_decompressed_in_flight_bytes`): a semaphore with one permit per byte.
+///
+/// A request reserves, before it decompresses anything, the size its gzip says it
+/// will have ([`gzip_declared_size`], at most the per-request cap), without waiting: when
+/// the budget has not that much left the answer is [`DecodeError::Busy`] (503). So of
+/// many bombs at once the first ones to arrive run to the end and the others are
+/// refused at once; no request is cut halfway after work was spent on it, and only as
+/// many decompressions run (each on its own blocking thread, with its own allocator
+/// arena) as the budget holds. Output beyond the reservation (a trailer that lies) is
+/// charged as it is produced. A [`Charge`] gives its bytes back when dropped.
+#[derive(Clone)]
+pub struct DecompressionBudget {
+    bytes: Arc<Semaphore>,
+    total: usize,
+    /// The most bytes charged at once so far (for tests and figures).
+    peak: Arc<AtomicUsize>,
+}
+
+impl DecompressionBudget {
+    pub fn new(total: usize) -> Self {
+        Self {
+            bytes: Arc::new(Semaphore::new(total)),
+            total,
+            peak: Arc::default(),
+        }
+    }
+
+    /// Bytes charged now.
+    pub fn in_use(&self) -> usize {
+        self.total - self.bytes.available_permits()
+    }
+
+    /// The most bytes charged at once since start.
+    pub fn peak(&self) -> usize {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Reserves what decompressing `gz` will take, if it stays within `max`: the size
+    /// its trailer declares, or `max + 1` (enough to notice it is over) when that is
+    /// more. `Busy` when the budget has not that much left.
+    pub fn reserve(&self, gz: &[u8], max: usize) -> Result<Charge, DecodeError> {
+        let mut charge = Charge::default();
+        let declared = gzip_declared_size(gz).unwrap_or(0);
+        self.charge(&mut charge, declared.min(max.saturating_add(1)))?;
+        Ok(charge)
+    }
+
+    /// Adds `bytes` to `charge`, or `Busy` when the budget has not that many left.
+    fn charge(&self, charge: &mut Charge, bytes: usize) -> Result<(), DecodeError> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let n = u32::try_from(bytes).map_err(|_| DecodeError::Busy)?;
+        let permit = self
+            .bytes
+            .clone()
+            .try_acquire_many_owned(n)
+            .map_err(|_| DecodeError::Busy)?;
+        match &mut charge.0 {
+            Some(held) => held.merge(permit),
+            None => charge.0 = Some(permit),
+        }
+        self.peak.fetch_max(self.in_use(), Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// Bytes taken from a [`DecompressionBudget`]; given back when dropped.
+#[derive(Default)]
+pub struct Charge(Option<OwnedSemaphorePermit>);
+
+impl Charge {
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.0.as_ref().map_or(0, OwnedSemaphorePermit::num_permits)
+    }
+
+    /// Gives back what is held beyond `keep` bytes.
+    fn shrink_to(&mut self, keep: usize) {
+        let excess = self.bytes().saturating_sub(keep);
+        if let Some(held) = &mut self.0 {
+            drop(held.split(excess));
+        }
+    }
+}
+
+/// The size a gzip declares for its (last member's) output: the trailer's ISIZE, the
+/// length modulo 2³². The sender chooses it, so it only sizes a reservation; the
+/// output itself is still counted.
+pub fn gzip_declared_size(gz: &[u8]) -> Option<usize> {
+    let tail: [u8; 4] = gz.get(gz.len().checked_sub(4)?..)?.try_into().ok()?;
+    usize::try_from(u32::from_le_bytes(tail)).ok()
+}
+
+/// Decompresses gzip like [`gunzip_limited`], within `charge` (from
+/// [`DecompressionBudget::reserve`]): into one buffer sized for the reservation (see
+/// [`MAPPED_CAPACITY`] for large ones) and filled as output arrives, grown (and
+/// charged first, without waiting) only when the output is larger than declared. The
+/// charge is then trimmed to the output's size; the caller keeps it as long as it
+/// keeps the bytes, or what it makes of them.
+pub fn gunzip_budgeted(
+    gz: &[u8],
+    max: usize,
+    budget: &DecompressionBudget,
+    mut charge: Charge,
+) -> Result<(Vec<u8>, Charge), DecodeError> {
+    fn read(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, DecodeError> {
+        loop {
+            match r.read(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => return other.map_err(|_| DecodeError::Gzip),
+            }
+        }
+    }
+    let mut decoder = flate2::read::MultiGzDecoder::new(gz).take(max as u64 + 1);
+    // Bytes the charge covers; the buffer is written (and becomes resident) only as
+    // output arrives, a read at a time.
+    let mut allowed = charge.bytes();
+    let mut out = Vec::with_capacity(if allowed >= LARGE_OUTPUT {
+        allowed.max(MAPPED_CAPACITY)
+    } else {
+        allowed
+    });
+    loop {
+        if out.len() == allowed {
+            // At the end, or more output than the trailer declared.
+            let mut probe = [0u8; 1];
+            if read(&mut decoder, &mut probe)? == 0 {
+                break;
+            }
+            if out.len() + 1 > max {
+                return Err(DecodeError::TooLarge("decompressed payload", max));
+            }
+            let grow = allowed.max(INFLATE_BLOCK).min(max + 1 - out.len());
+            budget.charge(&mut charge, grow)?;
+            allowed += grow;
+            out.reserve(grow);
+            out.push(probe[0]);
+            continue;
+        }
+        let start = out.len();
+        out.resize(start + (allowed - start).min(READ_CHUNK), 0);
+        let n = read(&mut decoder, &mut out[start..])?;
+        out.truncate(start + n);
+        if n == 0 {
+            break;
+        }
+        if out.len() > max {
+            return Err(DecodeError::TooLarge("decompressed payload", max));
+        }
+    }
+    if out.is_empty() {
+        return Err(DecodeError::Gzip);
+    }
+    if out.capacity() < LARGE_OUTPUT {
+        out.shrink_to_fit();
+    }
+    charge.shrink_to(out.len());
+    Ok((out, charge))
 }
 
 /// UTF-8 text nested no deeper than [`MAX_JSON_DEPTH`].
@@ -217,6 +402,113 @@ mod tests {
             Err(DecodeError::TooLarge("decompressed payload", 1024 * 1024))
         );
         assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    fn gunzip_within(
+        gz: &[u8],
+        max: usize,
+        budget: &DecompressionBudget,
+    ) -> Result<(Vec<u8>, Charge), DecodeError> {
+        gunzip_budgeted(gz, max, budget, budget.reserve(gz, max)?)
+    }
+
+    #[test]
+    fn budgeted_gzip_round_trips_and_charges_exactly_its_output() {
+        let budget = DecompressionBudget::new(4 * INFLATE_BLOCK);
+        for len in [1, 1000, INFLATE_BLOCK, 3 * INFLATE_BLOCK] {
+            let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let gz = gzip(&data);
+            assert_eq!(gzip_declared_size(&gz), Some(len));
+            let (out, charge) = gunzip_within(&gz, 4 * INFLATE_BLOCK, &budget)
+                .unwrap_or_else(|e| panic!("{len} bytes: {e}"));
+            assert_eq!(out, data, "{len} bytes");
+            assert_eq!(charge.bytes(), len, "the charge is the output's size");
+            assert_eq!(budget.in_use(), len);
+            drop(charge);
+            assert_eq!(budget.in_use(), 0, "dropping the charge gives it back");
+        }
+    }
+
+    #[test]
+    fn a_reservation_past_the_shared_budget_is_busy_at_once_and_holds_nothing() {
+        let budget = DecompressionBudget::new(4 * INFLATE_BLOCK);
+        let cap = 4 * INFLATE_BLOCK;
+        let big = gzip(&vec![b' '; 3 * INFLATE_BLOCK]);
+        let (_bytes, held) = gunzip_within(&big, cap, &budget).unwrap();
+        assert_eq!(budget.in_use(), 3 * INFLATE_BLOCK);
+        assert_eq!(
+            budget.reserve(&big, cap).map(|_| ()),
+            Err(DecodeError::Busy),
+            "a second one does not fit beside the first"
+        );
+        assert_eq!(
+            budget.in_use(),
+            3 * INFLATE_BLOCK,
+            "the refused one took nothing"
+        );
+        drop(held);
+        assert!(
+            gunzip_within(&big, cap, &budget).is_ok(),
+            "fits once the first is gone"
+        );
+        assert_eq!(budget.in_use(), 0);
+        assert!(budget.peak() <= 4 * INFLATE_BLOCK);
+    }
+
+    #[test]
+    fn output_beyond_an_understated_size_is_charged_as_it_comes() {
+        let budget = DecompressionBudget::new(8 * INFLATE_BLOCK);
+        let data = vec![b'x'; 3 * INFLATE_BLOCK];
+        let mut lying = gzip(&data);
+        let n = lying.len();
+        lying[n - 4..].copy_from_slice(&10u32.to_le_bytes());
+        // flate2 checks the trailer only after the output: the lie is found at the
+        // end, after the growth was charged.
+        let charge = budget.reserve(&lying, 8 * INFLATE_BLOCK).unwrap();
+        assert_eq!(charge.bytes(), 10);
+        let small = DecompressionBudget::new(INFLATE_BLOCK);
+        let result = gunzip_budgeted(
+            &lying,
+            8 * INFLATE_BLOCK,
+            &small,
+            small.reserve(&lying, 8 * INFLATE_BLOCK).unwrap(),
+        );
+        assert_eq!(
+            result.map(|_| ()),
+            Err(DecodeError::Busy),
+            "growth past the budget"
+        );
+        assert_eq!(small.in_use(), 0);
+        let _ = gunzip_budgeted(&lying, 8 * INFLATE_BLOCK, &budget, charge);
+        assert_eq!(budget.in_use(), 0, "whatever the outcome, nothing is kept");
+        assert!(budget.peak() <= 8 * INFLATE_BLOCK);
+    }
+
+    #[test]
+    fn a_budgeted_bomb_stops_at_the_cap_and_gives_its_charge_back() {
+        let budget = DecompressionBudget::new(64 * 1024 * 1024);
+        let bomb = gzip(&vec![b'a'; 50 * 1024 * 1024]);
+        let cap = 1024 * 1024;
+        assert_eq!(
+            budget.reserve(&bomb, cap).unwrap().bytes(),
+            cap + 1,
+            "a declared size over the cap reserves just past it"
+        );
+        assert_eq!(
+            gunzip_within(&bomb, cap, &budget).map(|_| ()),
+            Err(DecodeError::TooLarge("decompressed payload", cap))
+        );
+        assert_eq!(budget.in_use(), 0);
+        assert!(
+            budget.peak() <= cap + 1,
+            "charged {} for a 1 MiB cap",
+            budget.peak()
+        );
+        assert_eq!(
+            gunzip_within(b"not gzip at all", 100, &budget).map(|_| ()),
+            Err(DecodeError::Gzip)
+        );
+        assert_eq!(budget.in_use(), 0);
     }
 
     #[test]

@@ -13,8 +13,10 @@
 //!
 //! Ingest work is bounded: a semaphore of `observe.ingest_concurrency` slots (a
 //! request waits [`limits::QUEUE_WAIT`] for one, then gets 503 with `Retry-After`),
-//! body caps before and after decompression, a byte budget per session (stored) and
-//! per client address (in memory, per instance).
+//! body caps before and after decompression, a budget of decompressed bytes shared by
+//! all requests (`observe.max_decompressed_in_flight_bytes`; past it, 503 with
+//! `Retry-After`), a byte budget per session (stored) and per client address (in
+//! memory, per instance).
 
 pub mod console;
 pub mod drop_list;
@@ -46,6 +48,8 @@ pub struct Observe {
     pub config: ObserveConfig,
     permits: Arc<Semaphore>,
     pub ip_budgets: limits::IpBudgets,
+    /// Decompressed bytes held by all ingest requests at once.
+    pub inflate: limits::DecompressionBudget,
     /// Salt of the stored client-address hashes (the install id).
     ip_salt: String,
     spans: mpsc::Sender<NewSpan>,
@@ -61,6 +65,7 @@ impl Observe {
             config: config.clone(),
             permits: Arc::new(Semaphore::new(config.ingest_concurrency)),
             ip_budgets: limits::IpBudgets::new(config.ip_budget_bytes_per_hour, limits::IP_WINDOW),
+            inflate: limits::DecompressionBudget::new(config.max_decompressed_in_flight_bytes),
             ip_salt,
             spans: tx,
         })

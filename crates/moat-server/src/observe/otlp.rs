@@ -7,8 +7,8 @@
 //! not OTLP at all is a 400. Spans and data points are linked to recorded sessions by
 //! their `highlight.session_id` attribute (or the resource's).
 //!
-//! Replies: `{}` (JSON) or an empty protobuf message. Over the ingest's concurrency:
-//! 503 with `Retry-After`; over the per-address budget: 429 with `Retry-After`. The
+//! Replies: `{}` (JSON) or an empty protobuf message. Over the ingest's concurrency
+//! or its decompression budget: 503 with `Retry-After`; over the per-address budget: 429 with `Retry-After`. The
 //! exporter retries both.
 
 use axum::{
@@ -61,11 +61,15 @@ struct OtlpError(StatusCode, String, Option<u64>);
 
 impl From<DecodeError> for OtlpError {
     fn from(e: DecodeError) -> Self {
-        let status = match e {
-            DecodeError::TooLarge(..) => StatusCode::PAYLOAD_TOO_LARGE,
-            _ => StatusCode::BAD_REQUEST,
-        };
-        Self(status, e.to_string(), None)
+        match e {
+            DecodeError::TooLarge(..) => Self(StatusCode::PAYLOAD_TOO_LARGE, e.to_string(), None),
+            DecodeError::Busy => Self(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The ingest is busy; retry later.".into(),
+                Some(limits::RETRY_AFTER_SECS),
+            ),
+            _ => Self(StatusCode::BAD_REQUEST, e.to_string(), None),
+        }
     }
 }
 
@@ -167,12 +171,20 @@ async fn handle(
         .as_deref()
         .is_some_and(drop_list::is_crawler);
     let max_unzipped = cfg.max_decompressed_bytes;
+    let budget = observe.inflate.clone();
+    // Reserved here, before a blocking thread is taken: past the budget, 503 at once.
+    let charge = if gzipped {
+        budget.reserve(&bytes, max_unzipped)?
+    } else {
+        limits::Charge::default()
+    };
     let now = now_ms();
     let parsed = tokio::task::spawn_blocking(move || -> Result<Parsed, OtlpError> {
-        let raw = if gzipped {
-            limits::gunzip_limited(&bytes, max_unzipped)?
+        // The charge is held until the body and what is parsed from it are dropped.
+        let (raw, _charge) = if gzipped {
+            limits::gunzip_budgeted(&bytes, max_unzipped, &budget, charge)?
         } else {
-            bytes.to_vec()
+            (bytes.to_vec(), charge)
         };
         let doc = match format {
             Format::Json => {

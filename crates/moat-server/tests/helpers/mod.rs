@@ -29,7 +29,8 @@ pub struct TestApp {
     pub client: Client,
     pub raw_client: Client,
     pub db: TestDatabase,
-    /// The running server's state (its limiter, password hasher, storage, …).
+    /// The running server's state (its configuration, limiter, password hasher,
+    /// storage, the ingest's budgets …).
     pub state: AppState,
     _web: tempfile::TempDir,
     _data: tempfile::TempDir,
