@@ -164,7 +164,7 @@ describe('portfolio list', () => {
           return apiError(422, 'invalid_input', { fields: { name: 'a portfolio with this name exists', broker: 'too long' } });
         }
         const created = portfolio({ id: 11, name: body.name, base_currency: 'USD', cost_method: 'fifo', broker: null });
-        saved = { ...saved, portfolios: [...saved.portfolios, { portfolio: created, totals: saved.meta }] };
+        saved = { ...saved, portfolios: [...saved.portfolios, { portfolio: created, totals: saved.meta, ledger_issue: null }] };
         return created;
       },
     });

@@ -88,9 +88,9 @@ export default function ValueChart({ points, locked, valueLabel, benchmarkLabel 
   useEffect(() => {
     const series = seriesRef.current;
     if (!series) return;
-    series.value.setData(points.map((p) => ({ time: p.date as Time, value: Number(p.value) })));
+    series.value.setData(points.map((p) => ({ time: p.date as Time, value: Number(p.cumulative_return) })));
     series.benchmark.setData(
-      points.filter((p) => p.benchmark != null).map((p) => ({ time: p.date as Time, value: Number(p.benchmark) })),
+      points.filter((p) => p.benchmark_return != null).map((p) => ({ time: p.date as Time, value: Number(p.benchmark_return) })),
     );
     chartRef.current?.timeScale().fitContent();
   }, [points]);

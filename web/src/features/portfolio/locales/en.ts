@@ -180,6 +180,8 @@ export const portfolioEn = {
       similar: 'Money went in or out, but its timing made little difference: the money-weighted and time-weighted returns are close.',
       mwr_unavailable:
         'The money-weighted return cannot be worked out for this period’s deposits and withdrawals; see the time-weighted and simple returns instead.',
+      mwr_above: 'The timing of your deposits and withdrawals worked in your favour: your money-weighted return is above the time-weighted one.',
+      mwr_below: 'The timing of your deposits and withdrawals worked against you: your money-weighted return is below the time-weighted one.',
       added_before_rise: {
         most: 'You added most of your money ({{share}}) on {{date}}, just before the portfolio rose, so your money-weighted return is above the time-weighted one.',
         part: 'You added {{share}} of your money on {{date}}, just before the portfolio rose, so your money-weighted return is above the time-weighted one.',
