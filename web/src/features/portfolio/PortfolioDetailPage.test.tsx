@@ -6,15 +6,24 @@ import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import { ToastArea } from '@/shared/ui/toast';
 import type { Call } from './fixtures';
+import type { ReturnChartProps } from './ReturnChart';
+import type { LinePoint } from './return-series';
 import { ALLOCATION, META_ALLOCATION, performance, portfolio, portfolioApi, TRANSACTIONS, valuation } from './fixtures';
 import { messagesReady, PortfolioDetailRoute } from './pages';
 
-// The canvas chart needs a real browser; here it shows what it was given.
-vi.mock('./ValueChart', () => ({
-  default: ({ points, locked }: { points: unknown[]; locked: boolean }) => (
-    <div data-testid="value-chart" data-count={points.length} data-locked={locked} />
+// The canvas chart needs a real browser; here it shows the series it was given.
+vi.mock('./ReturnChart', () => ({
+  default: ({ portfolio, benchmark, label }: ReturnChartProps) => (
+    <div data-testid="return-chart-canvas" aria-label={label} data-portfolio={JSON.stringify(portfolio)} data-benchmark={JSON.stringify(benchmark)} />
   ),
 }));
+
+/** The series the chart was given: `[date, value]` pairs. */
+function fed() {
+  const canvas = screen.getByTestId('return-chart-canvas');
+  const pairs = (attr: string) => (JSON.parse(canvas.getAttribute(attr)!) as LinePoint[]).map((p) => [p.time, p.value]);
+  return { portfolio: pairs('data-portfolio'), benchmark: pairs('data-benchmark'), label: canvas.getAttribute('aria-label') };
+}
 
 const fallback = (url: URL) =>
   url.pathname === '/api/meta' ? jsonResponse(TEST_META) : jsonResponse({ code: 'not_found', message: 'nf', request_id: 't' }, { status: 404 });
@@ -95,7 +104,7 @@ describe('portfolio detail', () => {
     expect(api.find('GET', '/api/portfolios/7/allocation').map((c) => c.search.get('by'))).toEqual(['holding', 'sector']);
 
     // Returns: since inception by default, with its explanation in words.
-    expect(await screen.findByTestId('value-chart')).toBeTruthy();
+    expect(await screen.findByTestId('return-chart-canvas')).toBeTruthy();
     expect(within(screen.getByTestId('returns-ALL')).getByText('-6.10%')).toBeTruthy();
     expect(screen.getByTestId('explanation').textContent).toBe(
       '3월 3일, 하락 직전에 투자금의 대부분(70%)을 넣어서 금액가중수익률이 시간가중수익률보다 낮습니다. 그 뒤 포트폴리오는 8.6% 내렸습니다. 금액가중수익률 − 시간가중수익률: -7.60%p',
@@ -109,6 +118,50 @@ describe('portfolio detail', () => {
     // Transactions, newest first.
     const txs = await screen.findAllByTestId('transaction');
     expect(txs.map((r) => r.getAttribute('data-id'))).toEqual(['42', '41', '40']);
+  });
+
+  it('compares the cumulative return with the benchmark’s over the chosen period, both from 0 %', async () => {
+    renderDetail(detailApi());
+    await screen.findByTestId('return-chart-canvas');
+    // Since inception: the server's returns as they are (its base point is the chart's).
+    expect(fed().portfolio).toEqual([
+      ['2026-01-01', 0],
+      ['2026-01-02', -0.5],
+      ['2026-03-02', 9.45],
+      ['2026-03-03', 9.8],
+      ['2026-10-23', 12.3],
+      ['2026-11-23', 1.5],
+    ]);
+    expect(fed().benchmark).toEqual([
+      ['2026-01-01', 0],
+      ['2026-01-02', 0.4],
+      ['2026-03-02', 4.4],
+      ['2026-03-03', 4.8],
+      ['2026-10-23', 2.1],
+      ['2026-11-23', 2],
+    ]);
+    // The benchmark moves on the same scale as the portfolio (not a flat line near 0).
+    const benchmarkValues = fed().benchmark.map(([, v]) => v as number);
+    expect(Math.max(...benchmarkValues) - Math.min(...benchmarkValues)).toBeGreaterThan(4);
+    expect(screen.getByTestId('legend-portfolio').textContent).toBe('내 포트폴리오 +1.50%');
+    expect(screen.getByTestId('legend-benchmark').textContent).toBe('코스피 +2.00%');
+    expect(fed().label).toBe('전체 기간 누적 수익률: 내 포트폴리오와 코스피');
+
+    // One month: both lines start again at 0 on 2026-10-23's close.
+    fireEvent.click(screen.getByTestId('period-1M'));
+    expect(fed().portfolio).toEqual([
+      ['2026-10-23', 0],
+      ['2026-11-23', -9.6171],
+    ]);
+    expect(fed().benchmark).toEqual([
+      ['2026-10-23', 0],
+      ['2026-11-23', -0.0979],
+    ]);
+    // The line ends at the period's time-weighted return in the table.
+    expect(screen.getByTestId('legend-portfolio').textContent).toBe('내 포트폴리오 -9.62%');
+    expect(within(screen.getByTestId('returns-1M')).getAllByText('-9.62%').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('legend-benchmark').textContent).toBe('코스피 -0.10%');
+    expect(screen.getByTestId('period-1M').getAttribute('aria-pressed')).toBe('true');
   });
 
   it('shows the last orderable cash seen before the network answers', async () => {
@@ -200,8 +253,9 @@ describe('portfolio detail', () => {
     expect(within(summary).getByTestId('summary-total').getAttribute('data-masked')).toBe('true');
     expect(within(summary).getByTestId('summary-return').textContent).toBe('+11.11%');
     await screen.findAllByTestId('transaction');
-    await screen.findByTestId('value-chart');
-    expect(screen.getByTestId('value-chart').getAttribute('data-locked')).toBe('true');
+    // The chart is in per cent: shown as it is.
+    await screen.findByTestId('return-chart-canvas');
+    expect(screen.getByTestId('legend-portfolio').textContent).toBe('내 포트폴리오 +1.50%');
     expect(screen.getByTestId('portfolio-detail-page').textContent).not.toMatch(/[₩$]\s?\d/);
     expect(within(screen.getByTestId('returns-ALL')).getByText('-6.10%')).toBeTruthy();
   });

@@ -148,13 +148,14 @@ export const portfolioEn = {
   },
   performance: {
     title: 'Returns',
-    chartLabel: 'Value and {{benchmark}} over time',
+    chartLabel: 'Cumulative return, {{period}}: my portfolio and {{benchmark}}',
+    chartNote: 'Both lines are cumulative returns from 0% at the start of the period.',
+    portfolio: 'My portfolio',
     benchmark: 'Benchmark',
     benchmarks: {
       KOSPI: 'KOSPI',
       SPX: 'S&P 500',
     },
-    value: 'Value',
     empty: 'Not enough history to work out returns yet.',
     period: 'Period',
     periods: {

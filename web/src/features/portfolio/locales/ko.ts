@@ -145,13 +145,14 @@ export const portfolioKo = {
   },
   performance: {
     title: '수익률',
-    chartLabel: '평가금액과 {{benchmark}} 추이',
+    chartLabel: '{{period}} 누적 수익률: 내 포트폴리오와 {{benchmark}}',
+    chartNote: '두 선 모두 기간이 시작할 때를 0%로 맞춘 누적 수익률입니다.',
+    portfolio: '내 포트폴리오',
     benchmark: '비교 지수',
     benchmarks: {
       KOSPI: '코스피',
       SPX: 'S&P 500',
     },
-    value: '평가금액',
     empty: '아직 수익률을 계산할 기록이 없습니다.',
     period: '기간',
     periods: {
