@@ -304,31 +304,34 @@ export interface Call {
   /** Parsed JSON, or the raw text of a non-JSON body (CSV). */
   body: unknown;
   contentType: string | undefined;
+  /** The request's headers as the app set them. */
+  headers: Record<string, string>;
 }
 
-type Answer = Response | unknown;
+type Answer = Response | Promise<Response> | unknown;
 
 /**
  * An API double: `routes['GET /api/portfolios']` answers that method and path (without
- * the query). Records every call; unknown paths answer `fallback`.
+ * the query). Records every call; unknown paths answer `fallback`. A route may answer
+ * later (a `Promise<Response>`), or throw for a network failure.
  */
 export function portfolioApi(
   routes: Record<string, (call: Call, url: URL) => Answer>,
   fallback: (url: URL) => Response,
 ) {
   const calls: Call[] = [];
-  const handler = (url: URL, init: RequestInit | undefined): Response => {
+  const handler = (url: URL, init: RequestInit | undefined): Response | Promise<Response> => {
     const method = init?.method ?? 'GET';
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const contentType = headers['Content-Type'];
     const raw = typeof init?.body === 'string' ? init.body : undefined;
     const body = raw !== undefined && contentType?.startsWith('application/json') ? JSON.parse(raw) : raw;
-    const call: Call = { method, path: url.pathname, search: url.searchParams, body, contentType };
+    const call: Call = { method, path: url.pathname, search: url.searchParams, body, contentType, headers };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`];
     if (!route) return fallback(url);
     const answer = route(call, url);
-    if (answer instanceof Response) return answer;
+    if (answer instanceof Response || answer instanceof Promise) return answer as Response | Promise<Response>;
     if (answer === undefined) return new Response(null, { status: 204 });
     return new Response(JSON.stringify(answer), { status: method === 'POST' ? 201 : 200, headers: { 'Content-Type': 'application/json' } });
   };

@@ -271,6 +271,8 @@ export const portfolioEn = {
     cancel: 'Cancel',
     saved: 'Transaction saved.',
     failed: 'Could not save the transaction.',
+    networkRetry: 'Could not reach the server. Check your connection and save again: however often you try, the trade is recorded once.',
+    keyReused: 'This save overlapped an earlier one and was not recorded. Please save again.',
     checkFields: 'Please check the highlighted fields.',
     loadFailed: 'Could not load the transaction.',
     txNotFound: 'There is no such transaction.',

@@ -268,6 +268,8 @@ export const portfolioKo = {
     cancel: '취소',
     saved: '거래를 저장했습니다.',
     failed: '저장하지 못했습니다.',
+    networkRetry: '서버에 연결하지 못했습니다. 연결을 확인하고 다시 저장해 주세요. 여러 번 눌러도 거래는 한 번만 기록됩니다.',
+    keyReused: '앞서 보낸 저장 요청과 겹쳐 저장하지 않았습니다. 다시 저장해 주세요.',
     checkFields: '입력한 내용을 확인해 주세요.',
     loadFailed: '거래를 불러오지 못했습니다.',
     txNotFound: '거래를 찾을 수 없습니다.',
