@@ -376,6 +376,30 @@ describe('my dividends', () => {
     await waitFor(() => expect(api.find('GET', '/api/me/dividends')).toHaveLength(2));
   });
 
+  it('a retry after a network failure sends the same Idempotency-Key, so the dividend is recorded once', async () => {
+    logIn();
+    let reachable = false;
+    const api = marketApi({
+      'GET /api/dividends/calendar': () => [],
+      'GET /api/me/dividends': () => MINE,
+      'POST /api/portfolios/7/transactions': (call) => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return jsonResponse({ id: 99, ...(call.body as object) }, { status: 201 });
+      },
+    });
+    renderPage(api);
+    const row = await screen.findByTestId('entitlement');
+    fireEvent.click(within(row).getByTestId('record-entitlement'));
+    expect((await screen.findByTestId('toast')).textContent).toContain('애플 배당을 기록하지 못했습니다.');
+    reachable = true;
+    fireEvent.click(await within(row).findByTestId('record-entitlement'));
+    expect(await within(row).findByTestId('entitlement-recorded')).toBeTruthy();
+    const keys = api.find('POST', '/api/portfolios/7/transactions').map((c) => c.headers['Idempotency-Key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[\x21-\x7e]{1,255}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('says so when recording fails, and the button stays', async () => {
     logIn();
     const failing = marketApi({
