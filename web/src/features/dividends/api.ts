@@ -94,6 +94,21 @@ export interface DividendEntitlement {
   fx_rate: Decimal | null;
 }
 
+/**
+ * A portfolio whose figures stop before a transaction that cannot apply (old data: a
+ * sell of more than was held): its holdings, and so its dividends, are counted up to it.
+ */
+export interface LedgerIssue {
+  portfolio_id: number;
+  transaction_id: number;
+  trade_date: IsoDate;
+  kind: string;
+  instrument_id: InstrumentId | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
 /** `GET /api/me/dividends?currency=`. */
 export interface MyDividends {
   received: ReceivedDividend[];
@@ -104,6 +119,8 @@ export interface MyDividends {
   trailing_yield: Decimal | null;
   /** Per cent; `null` without holdings. */
   yield_on_cost: Decimal | null;
+  /** The portfolios counted only up to a transaction to fix (the portfolio page names it). */
+  ledger_issues: LedgerIssue[];
 }
 
 /** `POST /api/portfolios/{id}/transactions`: a transaction without its `id`. */

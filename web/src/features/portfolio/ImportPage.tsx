@@ -12,7 +12,8 @@ import type { ImportError, ImportPreview, ImportResult } from './api-types';
 import { downloadExport, IMPORT_MAX_BYTES, parsePortfolioRef, previewImport, useImport, usePortfolio, type UploadProgress } from './api';
 import { failureMessage } from './fields';
 import { formatQuantity, formatTradeDate } from './format';
-import { usePortfolioT, type PortfolioKey, type PortfolioT } from './messages';
+import { issueMessage } from './issues';
+import { usePortfolioT } from './messages';
 import { Amount } from './ui';
 import './portfolio.css';
 
@@ -23,39 +24,6 @@ export function ImportRoute() {
       <ImportPage />
     </RequireAuth>
   );
-}
-
-const ISSUE_CODES = [
-  'currency_unsupported',
-  'instrument_missing',
-  'instrument_unexpected',
-  'quantity_not_positive',
-  'price_not_positive',
-  'fractional_shares',
-  'fee_negative',
-  'tax_negative',
-  'fx_rate_missing',
-  'fx_rate_not_positive',
-  'split_ratio_invalid',
-  'sell_exceeds_holding',
-  'split_not_held',
-  'currency_mismatch',
-  'dividend_not_held',
-  'fx_rate_unavailable',
-  'empty_file',
-  'missing_column',
-  'malformed_row',
-  'invalid_date',
-  'invalid_type',
-  'invalid_number',
-  'invalid_instrument',
-  'invalid_ratio',
-] as const;
-
-/** A row problem in the member's language (by its code), else the server's message. */
-export function issueMessage(t: PortfolioT, issue: Pick<ImportError, 'code' | 'message'>): string {
-  const code = ISSUE_CODES.find((c) => c === issue.code);
-  return code ? t(`issues.${code}` as PortfolioKey) : issue.message;
 }
 
 /** A file's text as UTF-8 (`FileReader`: `Blob#text` is missing in older WebViews). */

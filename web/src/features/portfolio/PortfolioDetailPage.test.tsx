@@ -1,14 +1,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLocale } from '@/shared/i18n/i18n';
 import { jsonResponse, TEST_META } from '@/test/fetch';
+import { detail, HYNIX } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import { ToastArea } from '@/shared/ui/toast';
 import type { Call } from './fixtures';
 import type { ReturnChartProps } from './ReturnChart';
 import type { LinePoint } from './return-series';
-import { ALLOCATION, META_ALLOCATION, performance, portfolio, portfolioApi, TRANSACTIONS, valuation } from './fixtures';
+import { ALLOCATION, ledgerIssue, META_ALLOCATION, performance, portfolio, portfolioApi, portfolioList, transaction, TRANSACTIONS, valuation } from './fixtures';
 import { messagesReady, PortfolioDetailRoute } from './pages';
 
 // The canvas chart needs a real browser; here it shows the series it was given.
@@ -64,6 +66,9 @@ function renderDetail(api: ReturnType<typeof detailApi>, route = '/portfolios/7'
     ),
   });
 }
+
+/** The sell of portfolio 7 that {@link ledgerIssue} names: 50 shares more than were held. */
+const broken = transaction({ id: 43, kind: 'sell', trade_date: '2026-10-01', instrument_id: 'KRX:005930', quantity: '50', price: '70000', fee: '0', currency: 'KRW', fx_rate: null });
 
 const order = () => screen.getAllByTestId('holding').map((r) => r.getAttribute('data-id'));
 const sortStored = () => JSON.parse(window.localStorage.getItem('PORTFOLIO_SORT') ?? 'null') as unknown;
@@ -293,6 +298,79 @@ describe('portfolio detail', () => {
     expect(await screen.findByText('거래를 삭제했습니다.')).toBeTruthy();
     // Everything of the portfolio is asked again (the server recomputed it).
     expect(api.find('GET', '/api/portfolios/7/valuation').length).toBeGreaterThan(1);
+  });
+
+  it('names the transaction a broken ledger stops at, with a way to fix it', async () => {
+    const api = detailApi({
+      'GET /api/portfolios/7/valuation': () => valuation({ ledger_issues: [ledgerIssue()] }),
+      'GET /api/portfolios/7/transactions': () => [...TRANSACTIONS, broken],
+    });
+    const app = renderDetail(api);
+    const banner = await screen.findByTestId('ledger-issues');
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(within(banner).getByText('이 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.')).toBeTruthy();
+    // Its share count comes with the portfolio's transactions.
+    await waitFor(() =>
+      expect(within(banner).getByTestId('ledger-issue').textContent).toContain(
+        '2026. 10. 1. 삼성전자 매도 50주: 그날 보유 수량보다 많아 이 거래부터 계산에서 빠졌습니다.',
+      ),
+    );
+    // The transaction is marked in the list too.
+    const row = (await screen.findAllByTestId('transaction')).find((r) => r.getAttribute('data-id') === '43')!;
+    expect(within(row).getByTestId('transaction-issue').textContent).toBe('고쳐야 할 거래');
+    // The link opens it for editing, as the list's edit does.
+    const fix = within(banner).getByRole('link', { name: /^거래 고치기/ });
+    expect(fix.getAttribute('href')).toBe(within(row).getByTestId('transaction-edit').getAttribute('href'));
+    fireEvent.click(fix);
+    expect(app.location().pathname).toBe('/portfolios/7/transactions/43');
+  });
+
+  it('words the reason from its code in English, and looks up an instrument no longer held', async () => {
+    await setLocale('en');
+    const api = detailApi({
+      'GET /api/portfolios/7/valuation': () =>
+        valuation({
+          ledger_issues: [ledgerIssue({ kind: 'split', instrument_id: 'KRX:000660', code: 'split_not_held', transaction_id: 44 }), ],
+          holdings: [],
+        }),
+      'GET /api/instruments/KRX%3A000660': () => detail(HYNIX),
+    });
+    renderDetail(api);
+    const banner = await screen.findByTestId('ledger-issues');
+    expect(within(banner).getByText('This portfolio is counted only up to a transaction that needs fixing.')).toBeTruthy();
+    await waitFor(() =>
+      expect(within(banner).getByTestId('ledger-issue').textContent).toContain(
+        'Split of SK hynix on Oct 1, 2026: not held that day, so the figures stop before it.',
+      ),
+    );
+    expect(within(banner).getByRole('link', { name: /^Fix the transaction/ }).getAttribute('href')).toBe('/portfolios/7/transactions/44');
+  });
+
+  it('the meta portfolio names each portfolio counted only up to a transaction to fix', async () => {
+    const api = detailApi({
+      'GET /api/portfolios/meta/valuation': () =>
+        valuation({ ledger_issues: [ledgerIssue(), ledgerIssue({ portfolio_id: 9, transaction_id: 77, instrument_id: null, kind: 'withdrawal', code: 'price_not_positive', trade_date: '2026-05-02' })] }),
+      'GET /api/portfolios': (call) => portfolioList(call.search.get('currency') ?? ''),
+      'GET /api/portfolios/7/transactions': () => [...TRANSACTIONS, broken],
+      'GET /api/portfolios/9/transactions': () => [],
+    });
+    renderDetail(api, '/portfolios/meta');
+    const banner = await screen.findByTestId('ledger-issues');
+    expect(within(banner).getByText('일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.')).toBeTruthy();
+    await waitFor(() =>
+      expect(within(banner).getAllByTestId('ledger-issue').map((li) => li.textContent)).toEqual([
+        '키움 메인: 2026. 10. 1. 삼성전자 매도 50주: 그날 보유 수량보다 많아 이 거래부터 계산에서 빠졌습니다.거래 고치기',
+        'US growth: 2026. 5. 2. 출금: 단가(금액)는 0보다 커야 합니다. 이 거래부터 계산에서 빠졌습니다.거래 고치기',
+      ]),
+    );
+    expect(within(banner).getAllByTestId('ledger-fix').map((a) => a.getAttribute('href'))).toEqual(['/portfolios/7/transactions/43', '/portfolios/9/transactions/77']);
+  });
+
+  it('shows no banner for a sound ledger', async () => {
+    renderDetail(detailApi());
+    await screen.findAllByTestId('transaction');
+    expect(screen.queryByTestId('ledger-issues')).toBeNull();
+    expect(screen.queryByTestId('transaction-issue')).toBeNull();
   });
 
   it('an unknown portfolio says so', async () => {

@@ -227,6 +227,27 @@ export const portfolioEn = {
     deleteFailed: 'Could not delete the transaction.',
     splitRatio: '{{numerator}}-for-{{denominator}} split',
   },
+  ledger: {
+    title: 'This portfolio is counted only up to a transaction that needs fixing.',
+    metaTitle: 'Some portfolios are counted only up to a transaction that needs fixing.',
+    card: 'Counted only up to {{date}}: a transaction needs fixing.',
+    line: '{{what}}: {{reason}}',
+    what: {
+      trade: '{{kind}} of {{quantity}} {{name}} on {{date}}',
+      instrument: '{{kind}} of {{name}} on {{date}}',
+      plain: '{{kind}} on {{date}}',
+    },
+    reasons: {
+      sell_exceeds_holding: 'more than was held that day, so the figures stop before it.',
+      split_not_held: 'not held that day, so the figures stop before it.',
+      currency_mismatch: 'not in the currency this instrument trades in, so the figures stop before it.',
+      other: '{{issue}} The figures stop before it.',
+    },
+    fix: 'Fix the transaction',
+    fixLabel: 'Fix the transaction: {{what}}',
+    hint: 'Edit or delete it, and every amount and return is worked out again.',
+    badge: 'Needs fixing',
+  },
   kinds: {
     buy: 'Buy',
     sell: 'Sell',
@@ -347,6 +368,7 @@ export const portfolioEn = {
     invalid_type: 'Cannot read the type, e.g. buy, sell, 매수, 매도.',
     invalid_number: 'Cannot read the number.',
     invalid_instrument: 'Cannot read the instrument, e.g. KRX:005930, NASDAQ:AAPL, 005930.',
+    unknown_instrument: 'Moat does not know this instrument.',
     invalid_ratio: 'Cannot read the split ratio, e.g. 4/1.',
   },
   settings: {

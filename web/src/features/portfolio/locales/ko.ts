@@ -224,6 +224,27 @@ export const portfolioKo = {
     deleteFailed: '삭제하지 못했습니다.',
     splitRatio: '{{numerator}}:{{denominator}} 분할',
   },
+  ledger: {
+    title: '이 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.',
+    metaTitle: '일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.',
+    card: '고쳐야 할 거래가 있어 {{date}} 거래 전까지만 계산했습니다.',
+    line: '{{what}}: {{reason}}',
+    what: {
+      trade: '{{date}} {{name}} {{kind}} {{quantity}}주',
+      instrument: '{{date}} {{name}} {{kind}}',
+      plain: '{{date}} {{kind}}',
+    },
+    reasons: {
+      sell_exceeds_holding: '그날 보유 수량보다 많아 이 거래부터 계산에서 빠졌습니다.',
+      split_not_held: '그날 보유하지 않은 종목이라 이 거래부터 계산에서 빠졌습니다.',
+      currency_mismatch: '종목의 거래 통화와 달라 이 거래부터 계산에서 빠졌습니다.',
+      other: '{{issue}} 이 거래부터 계산에서 빠졌습니다.',
+    },
+    fix: '거래 고치기',
+    fixLabel: '거래 고치기: {{what}}',
+    hint: '그 거래를 고치거나 지우면 모든 금액과 수익률을 다시 계산합니다.',
+    badge: '고쳐야 할 거래',
+  },
   kinds: {
     buy: '매수',
     sell: '매도',
@@ -344,6 +365,7 @@ export const portfolioKo = {
     invalid_type: '거래 종류를 읽을 수 없습니다. 예: 매수, 매도, buy, sell',
     invalid_number: '숫자를 읽을 수 없습니다.',
     invalid_instrument: '종목을 읽을 수 없습니다. 예: KRX:005930, NASDAQ:AAPL, 005930',
+    unknown_instrument: 'Moat에 없는 종목입니다.',
     invalid_ratio: '분할 비율을 읽을 수 없습니다. 예: 4/1',
   },
   settings: {
