@@ -249,8 +249,10 @@ export function useDeleteTransaction(id: number) {
 
 // --- CSV ---------------------------------------------------------------------------------
 
-/** The server refuses larger files. */
+/** The server refuses larger files (413 `payload_too_large`; `moat_portfolio::csv_file::MAX_IMPORT_BYTES`). */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** The server refuses files with more rows (413 `too_many_rows`; `moat_portfolio::csv_file::MAX_IMPORT_ROWS`). */
+export const IMPORT_MAX_ROWS = 20_000;
 
 function authHeaders(): Record<string, string> {
   const token = currentToken();
