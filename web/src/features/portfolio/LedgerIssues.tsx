@@ -107,7 +107,12 @@ export function LedgerIssueNote({ issue, meta = false }: { issue?: LedgerIssue |
   return (
     <span className="pf-card__issue" data-testid="card-ledger-issue">
       <WarningIcon />
-      <span>{meta || !issue ? t('ledger.metaTitle') : t('ledger.card', { date: formatTradeDate(issue.trade_date, locale) })}</span>
+      <span>
+        {meta || !issue
+          ? t('ledger.metaTitle')
+          : // The date stays on one line (`2026. 9. 26.` has spaces).
+            t('ledger.card', { date: formatTradeDate(issue.trade_date, locale).replace(/ /g, '\u00a0') })}
+      </span>
     </span>
   );
 }

@@ -83,7 +83,7 @@ export const PerformanceSection = memo(function PerformanceSection({ id, currenc
                   onClick={() => setPeriod(p.period)}
                   data-testid={`period-${p.period}`}
                 >
-                  {t(`performance.periods.${p.period}`)}
+                  {t(`performance.periodButtons.${p.period}`)}
                 </button>
               ))}
             </div>
@@ -148,7 +148,7 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
             <th scope="col" className="pf-num">
               <abbr title={t('performance.simpleLong')}>{t('performance.simple')}</abbr>
             </th>
-            <th scope="col" className="pf-num">
+            <th scope="col" className="pf-num pf-returns__gain">
               {t('performance.gain')}
             </th>
           </tr>
@@ -156,7 +156,13 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
         <tbody>
           {periods.map((p) => (
             <tr key={p.period} data-testid={`returns-${p.period}`}>
-              <th scope="row">{t(`performance.periods.${p.period}`)}</th>
+              <th scope="row">
+                {t(`performance.periods.${p.period}`)}
+                {/* On a phone the gain goes under its period (and its own column is hidden). */}
+                <span className="pf-returns__gain-under">
+                  <Amount value={p.gain} currency={currency} signed size="sm" />
+                </span>
+              </th>
               <td className="pf-num">
                 <Percent value={p.twr} />
               </td>
@@ -164,7 +170,7 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
               <td className="pf-num">
                 <Percent value={p.simple} />
               </td>
-              <td className="pf-num">
+              <td className="pf-num pf-returns__gain">
                 <Amount value={p.gain} currency={currency} signed size="sm" />
               </td>
             </tr>

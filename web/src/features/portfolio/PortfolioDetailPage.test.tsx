@@ -151,6 +151,12 @@ describe('portfolio detail', () => {
     expect(screen.getByTestId('legend-portfolio').textContent).toBe('내 포트폴리오 +1.50%');
     expect(screen.getByTestId('legend-benchmark').textContent).toBe('코스피 +2.00%');
     expect(fed().label).toBe('전체 기간 누적 수익률: 내 포트폴리오와 코스피');
+    // The periods the server answered choose the range, the chosen one pressed.
+    const periods = within(screen.getByRole('group', { name: '기간' })).getAllByRole('button');
+    expect(periods.map((b) => [b.textContent, b.getAttribute('aria-pressed')])).toEqual([
+      ['1개월', 'false'],
+      ['전체', 'true'],
+    ]);
 
     // One month: both lines start again at 0 on 2026-10-23's close.
     fireEvent.click(screen.getByTestId('period-1M'));

@@ -94,7 +94,7 @@ describe('portfolio list', () => {
     renderList(listApi({ 'GET /api/portfolios': (call) => withIssue(call.search.get('currency') ?? '') }));
     await waitFor(() => expect(cards()).toHaveLength(3));
     const [meta, main, us] = cards();
-    expect(text(within(main!).getByTestId('card-ledger-issue'))).toBe('고쳐야 할 거래가 있어 2026. 10. 1. 거래 전까지만 계산했습니다.');
+    expect(text(within(main!).getByTestId('card-ledger-issue'))).toBe('고쳐야 할 거래가 있어 2026.\u00a010.\u00a01. 거래 전까지만 계산했습니다.');
     // Inside the card's link: the portfolio page names the transaction.
     expect(within(main!).getByTestId('card-ledger-issue').closest('a')!.getAttribute('href')).toBe('/portfolios/7');
     expect(text(within(meta!).getByTestId('card-ledger-issue'))).toBe('일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.');

@@ -59,7 +59,8 @@ export default function ReturnChart({ portfolio, benchmark, label }: ReturnChart
       autoSize: true,
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: c.text, fontFamily: c.font, attributionLogo: false },
       grid: { vertLines: { visible: false }, horzLines: { color: c.grid } },
-      rightPriceScale: { borderVisible: false },
+      // Room above and below the lines, and no axis label cut at the edges.
+      rightPriceScale: { borderVisible: false, entireTextOnly: true, scaleMargins: { top: 0.12, bottom: 0.08 } },
       timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true },
       handleScroll: { vertTouchDrag: false },
     });

@@ -165,6 +165,13 @@ export const portfolioEn = {
       '1Y': '1 year',
       ALL: 'Since inception',
     },
+    periodButtons: {
+      '1M': '1M',
+      '3M': '3M',
+      YTD: 'YTD',
+      '1Y': '1Y',
+      ALL: 'All',
+    },
     twr: 'Time-weighted',
     mwr: 'Money-weighted',
     simple: 'Simple',
@@ -233,7 +240,7 @@ export const portfolioEn = {
     card: 'Counted only up to {{date}}: a transaction needs fixing.',
     line: '{{what}}: {{reason}}',
     what: {
-      trade: '{{kind}} of {{quantity}} {{name}} on {{date}}',
+      trade: '{{kind}} of {{quantity}} {{name}} shares on {{date}}',
       instrument: '{{kind}} of {{name}} on {{date}}',
       plain: '{{kind}} on {{date}}',
     },

@@ -162,6 +162,14 @@ export const portfolioKo = {
       '1Y': '1년',
       ALL: '전체 기간',
     },
+    /** The period buttons, short enough for five on a phone. */
+    periodButtons: {
+      '1M': '1개월',
+      '3M': '3개월',
+      YTD: '올해',
+      '1Y': '1년',
+      ALL: '전체',
+    },
     twr: '시간가중',
     mwr: '금액가중',
     simple: '단순',
