@@ -2,8 +2,9 @@
  * Portfolios and dividends against the real server (docs/portfolio.md), in Chromium:
  * create a portfolio, record a buy through the form with the instrument search, see the
  * holding and its cost to the won, lock every amount (and keep it locked over a reload),
- * import a CSV with a bad row (named, nothing applied), and the dividend calendar with a
- * one-tap entitlement.
+ * a double tap and a retry after a lost answer recording one transaction (Idempotency-Key),
+ * the returns chart in per cent beside its benchmark, import a CSV with a bad row (named,
+ * nothing applied), and the dividend calendar with a one-tap entitlement.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -104,6 +105,82 @@ describe('portfolios', () => {
     await eventually(async () => assert.equal(await page.getByTestId('summary-cash').getAttribute('data-masked'), 'true'));
     assert.doesNotMatch(await page.getByTestId('holdings').innerText(), /₩\d/);
     assert.deepEqual(foreign, [], 'no request leaves for another host');
+    assertNoErrors(errors);
+  });
+
+  test('a double tap on save records one transaction; so does a retry after the answer was lost', async () => {
+    const token = await newMember();
+    const created = await api(token, 'POST', '/api/portfolios', { name: 'Taps', base_currency: 'KRW' });
+    const { page, errors } = await tab(token);
+    const transactions = () => api(token, 'GET', `/api/portfolios/${created.id}/transactions`);
+    const deposit = async (amount) => {
+      await page.goto(`${env.server.url}/portfolios/${created.id}/transactions/new`);
+      await page.getByTestId('kind-deposit').check();
+      await page.getByTestId('field-trade_date').fill('2025-01-02');
+      await page.getByTestId('field-price').fill(amount);
+    };
+
+    // A double tap: two clicks as fast as the browser delivers them.
+    await deposit('1000000');
+    await page.getByTestId('transaction-submit').dblclick();
+    await page.getByTestId('portfolio-detail-page').waitFor();
+    assert.equal((await transactions()).length, 1);
+
+    // The server records the next one, but its answer never reaches the page (a dropped
+    // mobile connection): the member saves again, with the same key, and gets the first answer.
+    const keys = [];
+    let drop = true;
+    await page.route(`**/api/portfolios/${created.id}/transactions`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(await route.request().headerValue('idempotency-key'));
+      if (!drop) return route.continue();
+      drop = false;
+      await route.fetch();
+      return route.abort('failed');
+    });
+    await deposit('500000');
+    await page.getByTestId('transaction-submit').click();
+    await eventually(async () => assert.match(await page.getByTestId('form-message').innerText(), /다시 저장/));
+    assert.equal((await transactions()).length, 2, 'the first send was recorded');
+    await page.getByTestId('transaction-submit').click();
+    await page.getByTestId('portfolio-detail-page').waitFor();
+    assert.equal(keys.length, 2);
+    assert.equal(keys[1], keys[0], 'the retry carries the same Idempotency-Key');
+    assert.deepEqual((await transactions()).map((t) => t.price), ['1000000', '500000']);
+    // The aborted request is reported by the browser; nothing else went wrong.
+    assertNoErrors(errors, { ignore: [/Failed to load resource/] });
+  });
+
+  test('the returns chart compares the cumulative return with the benchmark in per cent', async () => {
+    const token = await newMember();
+    const created = await api(token, 'POST', '/api/portfolios', { name: 'Returns', base_currency: 'KRW' });
+    const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await api(token, 'POST', `/api/portfolios/${created.id}/transactions`, {
+      kind: 'deposit', trade_date: day(400), quantity: '1', price: '10000000', currency: 'KRW',
+    });
+    await api(token, 'POST', `/api/portfolios/${created.id}/transactions`, {
+      kind: 'buy', trade_date: day(399), instrument_id: 'KRX:005930', quantity: '100', price: '53400', currency: 'KRW',
+    });
+    const performance = await api(token, 'GET', `/api/portfolios/${created.id}/performance`);
+    const all = performance.periods.find((p) => p.period === 'ALL');
+    const lastBenchmark = performance.points.at(-1).benchmark_return;
+    assert.ok(lastBenchmark !== null && Number(lastBenchmark) !== 0, 'the index moved over 400 days');
+
+    const { page, errors } = await tab(token, { width: 1280, height: 900 });
+    await page.goto(`${env.server.url}/portfolios/${created.id}`);
+    const chart = page.getByTestId('return-chart');
+    await chart.locator('canvas').first().waitFor();
+    // Since inception: each line's return, signed, in per cent; the portfolio's is the period's TWR.
+    const signed = (value) => `${Number(value) > 0 ? '+' : ''}${new Intl.NumberFormat('ko-KR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value))}%`;
+    const legend = page.getByTestId('chart-legend');
+    await eventually(async () => assert.equal(await page.getByTestId('legend-portfolio').innerText(), `내 포트폴리오 ${signed(all.twr)}`));
+    assert.equal(await page.getByTestId('legend-benchmark').innerText(), `코스피 ${signed(lastBenchmark)}`);
+    assert.match(await legend.innerText(), /0%로 맞춘 누적 수익률/);
+    // A shorter period: both lines start again from 0, the portfolio's ending at that period's TWR.
+    const month = performance.periods.find((p) => p.period === '1M');
+    await page.getByTestId('period-1M').click();
+    await eventually(async () => assert.equal(await page.getByTestId('legend-portfolio').innerText(), `내 포트폴리오 ${signed(month.twr)}`));
+    assert.match(await page.getByTestId('legend-benchmark').innerText(), /^코스피 [+-]?\d+\.\d{2}%$/);
     assertNoErrors(errors);
   });
 

@@ -174,6 +174,8 @@ export interface ApiCall {
   method: string;
   path: string;
   body: unknown;
+  /** The request's headers as the app set them. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -185,7 +187,8 @@ export function marketApi(routes: Record<string, (call: ApiCall, url: URL) => Re
   const handler: FetchHandler = (url, init) => {
     const method = init?.method ?? 'GET';
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call = { method, path: url.pathname + url.search, body };
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const call = { method, path: url.pathname + url.search, body, headers };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`];
     if (route) {

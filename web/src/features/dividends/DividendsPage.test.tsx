@@ -107,6 +107,7 @@ const MINE: MyDividends = {
   projection: projection(),
   trailing_yield: '2.3149',
   yield_on_cost: '3.105',
+  ledger_issues: [],
 };
 
 function dividendsApi({ calendar = CALENDAR, mine = MINE } = {}) {
@@ -374,6 +375,56 @@ describe('my dividends', () => {
     expect((await screen.findByTestId('toast')).textContent).toContain('애플 배당을 기록했습니다.');
     // The member's data is asked for again.
     await waitFor(() => expect(api.find('GET', '/api/me/dividends')).toHaveLength(2));
+  });
+
+  it('a retry after a network failure sends the same Idempotency-Key, so the dividend is recorded once', async () => {
+    logIn();
+    let reachable = false;
+    const api = marketApi({
+      'GET /api/dividends/calendar': () => [],
+      'GET /api/me/dividends': () => MINE,
+      'POST /api/portfolios/7/transactions': (call) => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return jsonResponse({ id: 99, ...(call.body as object) }, { status: 201 });
+      },
+    });
+    renderPage(api);
+    const row = await screen.findByTestId('entitlement');
+    fireEvent.click(within(row).getByTestId('record-entitlement'));
+    expect((await screen.findByTestId('toast')).textContent).toContain('애플 배당을 기록하지 못했습니다.');
+    reachable = true;
+    fireEvent.click(await within(row).findByTestId('record-entitlement'));
+    expect(await within(row).findByTestId('entitlement-recorded')).toBeTruthy();
+    const keys = api.find('POST', '/api/portfolios/7/transactions').map((c) => c.headers['Idempotency-Key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[\x21-\x7e]{1,255}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('says when a portfolio is counted only up to a transaction to fix, and leads to it', async () => {
+    logIn();
+    const issue = {
+      portfolio_id: 7,
+      transaction_id: 43,
+      trade_date: '2026-10-01',
+      kind: 'sell',
+      instrument_id: 'KRX:005930',
+      field: 'quantity',
+      code: 'sell_exceeds_holding',
+      message: 'sells more than held',
+    };
+    renderPage(dividendsApi({ mine: { ...MINE, ledger_issues: [issue] } }));
+    const note = await screen.findByTestId('dividends-ledger-issues');
+    expect(note.getAttribute('role')).toBe('status');
+    expect(note.textContent).toContain('일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.');
+    expect(within(note).getByRole('link', { name: '고칠 거래 보기' }).getAttribute('href')).toBe('/portfolios/7');
+  });
+
+  it('says nothing of the kind when every ledger is sound', async () => {
+    logIn();
+    renderPage();
+    await screen.findByTestId('dividend-totals');
+    expect(screen.queryByTestId('dividends-ledger-issues')).toBeNull();
   });
 
   it('says so when recording fails, and the button stays', async () => {

@@ -118,6 +118,7 @@ function MemberContent({ data, stale }: { data: MyDividendsData; stale: boolean 
 
   return (
     <div className="dividends-me__body" aria-busy={stale}>
+      {data.ledger_issues.length > 0 && <LedgerIssuesNote issues={data.ledger_issues} />}
       <dl className="dividends-totals" data-testid="dividend-totals">
         <Stat label={t('me.totals.gross')} testId="total-gross">
           <Amount text={formatAmount(gross.toFixed(), shownCurrency, locale)} />
@@ -145,6 +146,25 @@ function MemberContent({ data, stale }: { data: MyDividendsData; stale: boolean 
         <Entitlements entitlements={data.entitlements} />
         <Received received={data.received} />
       </div>
+    </div>
+  );
+}
+
+/**
+ * Some portfolio's ledger stops early, so its dividends are counted from the holdings
+ * before it. The portfolio page names the transaction: the link goes there (to the list,
+ * which marks them, when there are several).
+ */
+function LedgerIssuesNote({ issues }: { issues: MyDividendsData['ledger_issues'] }) {
+  const { t } = useTranslation('dividends');
+  const ids = [...new Set(issues.map((i) => i.portfolio_id))];
+  const to = ids.length === 1 ? `/portfolios/${ids[0]}` : '/portfolios';
+  return (
+    <div className="card dividends-ledger" role="status" data-testid="dividends-ledger-issues">
+      <p>{t('me.ledgerIssues.text')}</p>
+      <AppLink to={to} className="button button--secondary">
+        {ids.length === 1 ? t('me.ledgerIssues.portfolio') : t('me.ledgerIssues.portfolios')}
+      </AppLink>
     </div>
   );
 }

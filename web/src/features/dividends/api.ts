@@ -3,10 +3,12 @@
  * own dividends, and recording a detected entitlement as a dividend transaction.
  * Amounts, quantities and rates are decimal strings; dates `YYYY-MM-DD`.
  */
+import { useRef } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/shared/api/client';
+import { ApiError, apiRequest } from '@/shared/api/client';
 import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
 import { useAuth } from '@/shared/auth/auth-context';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { CountryFilter } from '@/shared/lib/storage';
 import type { Decimal, InstrumentId } from '@/shared/market/api-types';
 import type { IsoDate, IsoMonth } from './dates';
@@ -92,6 +94,21 @@ export interface DividendEntitlement {
   fx_rate: Decimal | null;
 }
 
+/**
+ * A portfolio whose figures stop before a transaction that cannot apply (old data: a
+ * sell of more than was held): its holdings, and so its dividends, are counted up to it.
+ */
+export interface LedgerIssue {
+  portfolio_id: number;
+  transaction_id: number;
+  trade_date: IsoDate;
+  kind: string;
+  instrument_id: InstrumentId | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
 /** `GET /api/me/dividends?currency=`. */
 export interface MyDividends {
   received: ReceivedDividend[];
@@ -102,6 +119,8 @@ export interface MyDividends {
   trailing_yield: Decimal | null;
   /** Per cent; `null` without holdings. */
   yield_on_cost: Decimal | null;
+  /** The portfolios counted only up to a transaction to fix (the portfolio page names it). */
+  ledger_issues: LedgerIssue[];
 }
 
 /** `POST /api/portfolios/{id}/transactions`: a transaction without its `id`. */
@@ -194,16 +213,34 @@ export function entitlementKey(e: Pick<DividendEntitlement, 'portfolio_id' | 'in
 /**
  * Records an entitlement as a dividend transaction of its portfolio. Everything the
  * member owns is refreshed afterwards: holdings, cash and returns change with it.
+ *
+ * Each transaction sent carries an `Idempotency-Key`, the same for a retry of the same
+ * transaction (after a network failure the tap is repeated), so it is recorded once; a
+ * success or a 409 `idempotency_key_reused` ends the key.
  */
 export function useRecordEntitlement() {
   const { userId } = useAuth();
   const client = useQueryClient();
+  /** The key of each transaction body sent and not yet recorded. */
+  const keys = useRef(new Map<string, string>());
+  const bodyOf = (entitlement: DividendEntitlement) => JSON.stringify([entitlement.portfolio_id, entitlementTransaction(entitlement)]);
   return useMutation({
-    mutationFn: (entitlement: DividendEntitlement) =>
-      apiRequest<Transaction>(`/api/portfolios/${encodeURIComponent(String(entitlement.portfolio_id))}/transactions`, {
+    mutationFn: (entitlement: DividendEntitlement) => {
+      const id = bodyOf(entitlement);
+      const key = keys.current.get(id) ?? newIdempotencyKey();
+      keys.current.set(id, key);
+      return apiRequest<Transaction>(`/api/portfolios/${encodeURIComponent(String(entitlement.portfolio_id))}/transactions`, {
         method: 'POST',
         body: entitlementTransaction(entitlement),
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: [MEMBER_QUERY_ROOT, userId] }),
+        headers: { [IDEMPOTENCY_HEADER]: key },
+      });
+    },
+    onSuccess: (_saved, entitlement) => {
+      keys.current.delete(bodyOf(entitlement));
+      return client.invalidateQueries({ queryKey: [MEMBER_QUERY_ROOT, userId] });
+    },
+    onError: (error, entitlement) => {
+      if (error instanceof ApiError && error.code === IDEMPOTENCY_KEY_REUSED) keys.current.delete(bodyOf(entitlement));
+    },
   });
 }

@@ -6,13 +6,21 @@ import { jsonResponse, TEST_META } from '@/test/fetch';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import { ToastArea } from '@/shared/ui/toast';
-import { apiError, importPreview, portfolio, portfolioApi } from './fixtures';
+import { IMPORT_PREVIEW_ROWS } from './api-types';
+import { IMPORT_MAX_BYTES } from './api';
+import { apiError, importPreview, portfolio, portfolioApi, TRANSACTIONS } from './fixtures';
+import { IMPORT_ERRORS_SHOWN } from './ImportPage';
 import { ImportRoute, messagesReady } from './pages';
 
 const GOOD_CSV = 'date,type,instrument,quantity,price,currency\n2026-03-01,deposit,,,10000000,KRW\n2026-03-05,buy,KRX:005930,100,65000,KRW\n';
 const BAD_CSV = 'date,type,instrument,quantity,price\n2026-13-01,buy,KRX:005930,1.5,-3\nyesterday,매수,XX,1,1\n';
 
 const BAD_PREVIEW = importPreview({
+  total_rows: 0,
+  new_rows: 0,
+  duplicate_rows: 0,
+  first_date: null,
+  last_date: null,
   rows: [],
   errors: [
     { line: 2, column: 'date', code: 'invalid_date', message: 'not a date: 2026-13-01' },
@@ -77,7 +85,10 @@ describe('import wizard', () => {
     const [call] = api.find('POST', '/api/portfolios/7/import/preview');
     expect(call!.body).toBe(GOOD_CSV);
     expect(call!.contentType).toBe('text/csv; charset=utf-8');
-    expect(within(preview).getByTestId('import-summary').textContent).toBe('2건 중 새 거래 1건, 이미 있는 거래 1건');
+    expect(within(preview).getByTestId('import-summary').textContent).toBe('총 2건 (새 거래 1건, 이미 있는 거래 1건)');
+    expect(within(preview).getByTestId('import-dates').textContent).toBe('거래일 2026. 3. 1. ~ 2026. 3. 5.');
+    // Every row is shown: no note that some are left out.
+    expect(within(preview).queryByTestId('import-rows-truncated')).toBeNull();
     const rows = within(preview).getAllByTestId('import-row');
     expect(rows.map((r) => r.getAttribute('data-duplicate'))).toEqual(['true', 'false']);
     expect(within(rows[0]!).getByText('이미 있음')).toBeTruthy();
@@ -163,6 +174,79 @@ describe('import wizard', () => {
     expect(within(errors).getByTestId('import-error').textContent).toBe('3번째 줄 · ‘quantity’ 열: 그날 보유한 수량보다 많이 팔 수 없습니다.');
     expect((screen.getByTestId('import-apply') as HTMLButtonElement).disabled).toBe(true);
     expect(await screen.findByText('가져오지 못했습니다. 아무것도 저장되지 않았습니다.')).toBeTruthy();
+  });
+
+  it('a large file: the summary counts every row, the table shows the first 100 and says so', async () => {
+    const rows = Array.from({ length: IMPORT_PREVIEW_ROWS }, (_, i) => ({
+      line: i + 2,
+      transaction: { ...TRANSACTIONS[2]!, id: undefined, trade_date: '2020-01-02' } as never,
+      duplicate: i < 5,
+    }));
+    const large = importPreview({ total_rows: 12345, new_rows: 12000, duplicate_rows: 345, first_date: '2020-01-02', last_date: '2026-11-20', rows });
+    renderImport(importApi({ 'POST /api/portfolios/7/import/preview': () => large }));
+    choose(GOOD_CSV);
+    const preview = await screen.findByTestId('import-preview');
+    expect(within(preview).getByTestId('import-summary').textContent).toBe('총 12,345건 (새 거래 12,000건, 이미 있는 거래 345건)');
+    expect(within(preview).getByTestId('import-dates').textContent).toBe('거래일 2020. 1. 2. ~ 2026. 11. 20.');
+    expect(within(preview).getByTestId('import-rows-truncated').textContent).toBe('처음 100건만 보여 줍니다.');
+    expect(within(preview).getAllByTestId('import-row')).toHaveLength(100);
+    // The import takes every new row, not only those shown.
+    expect(screen.getByTestId('import-apply').textContent).toBe('새 거래 12,000건 가져오기');
+  });
+
+  it('lists the errors of a file with thousands a batch at a time, every one within reach', async () => {
+    const errorsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, column: 'date', code: 'invalid_date', message: 'not a date' }));
+    let errors = errorsOf(2500);
+    renderImport(importApi({ 'POST /api/portfolios/7/import/preview': () => importPreview({ rows: [], total_rows: 0, new_rows: 0, duplicate_rows: 0, errors }) }));
+    choose(BAD_CSV);
+    let box = await screen.findByTestId('import-errors');
+    expect(within(box).getByRole('heading').textContent).toBe('고쳐야 할 줄 2,500개');
+    expect(box.querySelectorAll('[data-testid="import-error"]')).toHaveLength(IMPORT_ERRORS_SHOWN);
+    expect(within(box).getByTestId('import-errors-more').textContent).toBe('200개 더 보기 (남은 2,300개)');
+    fireEvent.click(within(box).getByTestId('import-errors-more'));
+    expect(box.querySelectorAll('[data-testid="import-error"]')).toHaveLength(2 * IMPORT_ERRORS_SHOWN);
+    expect(within(box).getByTestId('import-errors-more').textContent).toBe('200개 더 보기 (남은 2,100개)');
+
+    // To the last one.
+    errors = errorsOf(450);
+    fireEvent.click(screen.getByRole('button', { name: '다른 파일 올리기' }));
+    choose(BAD_CSV);
+    box = await screen.findByTestId('import-errors');
+    fireEvent.click(within(box).getByTestId('import-errors-more'));
+    expect(within(box).getByTestId('import-errors-more').textContent).toBe('50개 더 보기 (남은 50개)');
+    fireEvent.click(within(box).getByTestId('import-errors-more'));
+    const shown = box.querySelectorAll('[data-testid="import-error"]');
+    expect(shown).toHaveLength(450);
+    expect(shown[449]!.getAttribute('data-line')).toBe('451');
+    expect(within(box).queryByTestId('import-errors-more')).toBeNull();
+  });
+
+  it('says the row and size limits (413) in the page’s language', async () => {
+    let answer = apiError(413, 'too_many_rows');
+    const api = importApi({ 'POST /api/portfolios/7/import/preview': () => answer });
+    renderImport(api);
+    choose(GOOD_CSV);
+    await waitFor(() => expect(screen.getByTestId('import-problem').textContent).toBe('한 번에 최대 20,000건까지 가져올 수 있습니다. 파일을 나눠 주세요.'));
+    answer = apiError(413, 'payload_too_large');
+    choose(GOOD_CSV);
+    await waitFor(() => expect(screen.getByTestId('import-problem').textContent).toBe('파일이 5MB를 넘습니다.'));
+    // A file over the limit is not even sent.
+    const sent = api.find('POST', '/api/portfolios/7/import/preview').length;
+    choose('x'.repeat(IMPORT_MAX_BYTES + 1));
+    await waitFor(() => expect(screen.getByTestId('import-problem').textContent).toBe('파일이 5MB를 넘습니다.'));
+    expect(api.find('POST', '/api/portfolios/7/import/preview')).toHaveLength(sent);
+
+    await setLocale('en');
+    answer = apiError(413, 'too_many_rows');
+    choose(GOOD_CSV);
+    await waitFor(() => expect(screen.getByTestId('import-problem').textContent).toBe('You can import at most 20,000 rows at a time. Please split the file.'));
+  });
+
+  it('an import refused for its size says so, and that nothing was saved', async () => {
+    renderImport(importApi({ 'POST /api/portfolios/7/import': () => apiError(413, 'too_many_rows') }));
+    choose(GOOD_CSV);
+    fireEvent.click(await screen.findByTestId('import-apply'));
+    expect(await screen.findByText('한 번에 최대 20,000건까지 가져올 수 있습니다. 파일을 나눠 주세요. 아무것도 저장되지 않았습니다.')).toBeTruthy();
   });
 
   it('refuses what is not a CSV before sending anything', async () => {

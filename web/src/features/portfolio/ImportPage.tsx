@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useId, useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { ApiError } from '@/shared/api/client';
@@ -9,10 +9,11 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import type { ImportError, ImportPreview, ImportResult } from './api-types';
-import { downloadExport, IMPORT_MAX_BYTES, parsePortfolioRef, previewImport, useImport, usePortfolio, type UploadProgress } from './api';
+import { downloadExport, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, parsePortfolioRef, previewImport, useImport, usePortfolio, type UploadProgress } from './api';
 import { failureMessage } from './fields';
 import { formatQuantity, formatTradeDate } from './format';
-import { usePortfolioT, type PortfolioKey, type PortfolioT } from './messages';
+import { issueMessage } from './issues';
+import { usePortfolioT, type PortfolioT } from './messages';
 import { Amount } from './ui';
 import './portfolio.css';
 
@@ -25,39 +26,6 @@ export function ImportRoute() {
   );
 }
 
-const ISSUE_CODES = [
-  'currency_unsupported',
-  'instrument_missing',
-  'instrument_unexpected',
-  'quantity_not_positive',
-  'price_not_positive',
-  'fractional_shares',
-  'fee_negative',
-  'tax_negative',
-  'fx_rate_missing',
-  'fx_rate_not_positive',
-  'split_ratio_invalid',
-  'sell_exceeds_holding',
-  'split_not_held',
-  'currency_mismatch',
-  'dividend_not_held',
-  'fx_rate_unavailable',
-  'empty_file',
-  'missing_column',
-  'malformed_row',
-  'invalid_date',
-  'invalid_type',
-  'invalid_number',
-  'invalid_instrument',
-  'invalid_ratio',
-] as const;
-
-/** A row problem in the member's language (by its code), else the server's message. */
-export function issueMessage(t: PortfolioT, issue: Pick<ImportError, 'code' | 'message'>): string {
-  const code = ISSUE_CODES.find((c) => c === issue.code);
-  return code ? t(`issues.${code}` as PortfolioKey) : issue.message;
-}
-
 /** A file's text as UTF-8 (`FileReader`: `Blob#text` is missing in older WebViews). */
 function readText(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -67,6 +35,24 @@ function readText(file: File): Promise<string> {
     reader.readAsText(file, 'utf-8');
   });
 }
+
+/**
+ * Errors are listed this many at a time: a file can have thousands of bad lines, and
+ * rendering them all at once would stall a phone. Every one is a tap away ("show more").
+ */
+export const IMPORT_ERRORS_SHOWN = 200;
+
+/** What a refused upload says: the size and row limits in words, else the usual failures. */
+function uploadFailure(t: PortfolioT, error: unknown, locale: 'ko' | 'en', fallback: string): string {
+  if (error instanceof ApiError && error.code === 'too_many_rows') {
+    return t('import.errors.too_many_rows', { rows: formatNumber(IMPORT_MAX_ROWS, locale) });
+  }
+  if (error instanceof ApiError && error.code === 'payload_too_large') return t('import.errors.payload_too_large', { size: maxSize() });
+  return failureMessage(t, error, fallback);
+}
+
+/** The size limit as written in the messages (`5MB`). */
+const maxSize = () => `${IMPORT_MAX_BYTES / (1024 * 1024)}MB`;
 
 const isCsv = (file: File) => /\.csv$/i.test(file.name) || file.type === 'text/csv' || file.type === 'application/vnd.ms-excel';
 
@@ -130,7 +116,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
     if (!file) return;
     setProblem('');
     if (!isCsv(file)) return setProblem(t('import.notCsv'));
-    if (file.size > IMPORT_MAX_BYTES) return setProblem(t('import.tooLarge'));
+    if (file.size > IMPORT_MAX_BYTES) return setProblem(t('import.errors.payload_too_large', { size: maxSize() }));
     let csv: string;
     try {
       csv = await readText(file);
@@ -139,7 +125,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
     }
     preview.mutate(csv, {
       onSuccess: (result) => setStage({ step: 'preview', name: file.name, size: file.size, csv, preview: result }),
-      onError: (error) => setProblem(failureMessage(t, error, t('import.previewFailed'))),
+      onError: (error) => setProblem(uploadFailure(t, error, locale, t('import.previewFailed'))),
     });
   };
 
@@ -165,7 +151,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
         const errors = errorsOf(error);
         setProgress(null);
         if (errors) setStage({ ...stage, preview: { ...stage.preview, errors } });
-        toast.show(t('import.failed'), { tone: 'error' });
+        toast.show(errors ? t('import.failed') : `${uploadFailure(t, error, locale, t('import.failed'))} ${t('import.nothingStored')}`, { tone: 'error' });
       },
     });
   };
@@ -290,47 +276,70 @@ function ImportProgress({ progress }: { progress: UploadProgress | null }) {
 function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewProps) {
   const t = usePortfolioT();
   const { preview } = stage;
-  const duplicates = preview.rows.filter((r) => r.duplicate).length;
-  const fresh = preview.rows.length - duplicates;
+  const fresh = preview.new_rows;
   const bad = preview.errors.length > 0;
-  const badLines = new Set(preview.errors.map((e) => e.line));
+  const badLines = useMemo(() => new Set(preview.errors.map((e) => e.line)).size, [preview.errors]);
+  const [errorsShown, setErrorsShown] = useState(IMPORT_ERRORS_SHOWN);
   const blockedId = useId();
   const size = formatNumber(Math.max(1, Math.ceil(stage.size / 1024)), locale) + ' KB';
+  const count = (n: number) => formatNumber(n, locale);
+  const truncated = preview.total_rows > preview.rows.length;
+  const hiddenErrors = preview.errors.length - errorsShown;
 
   return (
     <section className="card pf-section" data-testid="import-preview" aria-labelledby="pf-preview-title">
       <h2 id="pf-preview-title" className="pf-section__title">
         {t('import.file', { name: stage.name, size })}
       </h2>
-      <p data-testid="import-summary">{t('import.summary', { rows: preview.rows.length, fresh, duplicates })}</p>
+      <div className="pf-import-summary">
+        <p data-testid="import-summary">
+          {t('import.summary', { total: count(preview.total_rows), fresh: count(fresh), duplicates: count(preview.duplicate_rows) })}
+        </p>
+        {preview.first_date && preview.last_date && (
+          <p className="pf-muted" data-testid="import-dates">
+            {t('import.dates', { first: formatTradeDate(preview.first_date, locale), last: formatTradeDate(preview.last_date, locale) })}
+          </p>
+        )}
+      </div>
 
       {bad && (
         <div className="pf-issues pf-issues--error" role="alert" data-testid="import-errors">
-          <h3 className="pf-issues__title">{t('import.errorsTitle', { count: badLines.size })}</h3>
+          <h3 className="pf-issues__title">{t('import.errorsTitle', { count: count(badLines) })}</h3>
           <ul>
-            {preview.errors.map((e, i) => (
+            {preview.errors.slice(0, errorsShown).map((e, i) => (
               <li key={`${e.line}-${e.column ?? ''}-${i}`} data-testid="import-error" data-line={e.line}>
                 <strong>{t('import.errorLine', { line: e.line })}</strong> ·{' '}
                 {e.column ? t('import.errorColumn', { column: e.column }) : t('import.errorNoColumn')}: {issueMessage(t, e)}
               </li>
             ))}
           </ul>
+          {hiddenErrors > 0 && (
+            <button type="button" className="pf-link-button" onClick={() => setErrorsShown((n) => n + IMPORT_ERRORS_SHOWN)} data-testid="import-errors-more">
+              {t('import.moreErrors', { count: count(Math.min(hiddenErrors, IMPORT_ERRORS_SHOWN)), rest: count(hiddenErrors) })}
+            </button>
+          )}
         </div>
       )}
       {(preview.warnings.length > 0 || preview.ignored_columns.length > 0) && (
         <div className="pf-issues" data-testid="import-warnings">
           <h3 className="pf-issues__title">{t('import.warningsTitle')}</h3>
           <ul>
-            {preview.warnings.map((w, i) => (
+            {preview.warnings.slice(0, IMPORT_ERRORS_SHOWN).map((w, i) => (
               <li key={`w-${w.line}-${i}`}>
                 <strong>{t('import.errorLine', { line: w.line })}</strong> · {issueMessage(t, w)}
               </li>
             ))}
+            {preview.warnings.length > IMPORT_ERRORS_SHOWN && <li>{t('import.moreWarnings', { count: count(preview.warnings.length - IMPORT_ERRORS_SHOWN) })}</li>}
             {preview.ignored_columns.length > 0 && <li>{t('import.ignoredColumns', { columns: preview.ignored_columns.join(', ') })}</li>}
           </ul>
         </div>
       )}
 
+      {preview.rows.length > 0 && truncated && (
+        <p className="pf-field__hint" data-testid="import-rows-truncated">
+          {t('import.firstRows', { count: count(preview.rows.length) })}
+        </p>
+      )}
       {preview.rows.length > 0 && (
         <div className="pf-table-wrap">
           <table className="pf-table pf-table--import" data-testid="import-rows">
@@ -397,7 +406,7 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
           aria-describedby={bad || fresh === 0 ? blockedId : undefined}
           data-testid="import-apply"
         >
-          {applying ? t('import.applying') : t('import.apply', { count: fresh })}
+          {applying ? t('import.applying') : t('import.apply', { count: count(fresh) })}
         </button>
       </div>
     </section>

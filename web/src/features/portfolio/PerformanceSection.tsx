@@ -1,15 +1,15 @@
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
 import { BENCHMARKS, PERIODS, type Benchmark, type CurrencyParam, type PeriodKey, type PeriodReturn } from './api-types';
 import { usePerformance, type PortfolioRef } from './api';
 import { explanationText } from './explain';
 import { usePortfolioT } from './messages';
-import { useAmountsLocked } from './prefs';
+import { returnSeries, type Line } from './return-series';
 import { Amount, LoadFailed, Percent } from './ui';
 
 // lightweight-charts comes with the chart itself, in its own chunk.
-const ValueChart = lazy(() => import('./ValueChart'));
+const ReturnChart = lazy(() => import('./ReturnChart'));
 
 const benchmarkName = (b: Benchmark) => (b === 'INDEX:KOSPI' ? 'KOSPI' : 'SPX');
 
@@ -22,18 +22,25 @@ interface Props {
   totalsCurrency: string;
 }
 
-/** The value history against a benchmark, the period returns (TWR, MWR, simple) and why they differ. */
+/**
+ * The returns: a period (1M, 3M, YTD, 1Y, since inception) chooses the chart's range and
+ * the explanation; the chart compares the portfolio's cumulative return with the
+ * benchmark's over that period, both from 0 % at its start; the table has every
+ * period's time-weighted, money-weighted and simple returns.
+ */
 export const PerformanceSection = memo(function PerformanceSection({ id, currency, defaultBenchmark, totalsCurrency }: Props) {
   const t = usePortfolioT();
   const locale = useLocale();
-  const [locked] = useAmountsLocked();
   const [benchmark, setBenchmark] = useState<Benchmark>(defaultBenchmark);
   const [period, setPeriod] = useState<PeriodKey>('ALL');
   const performance = usePerformance(id, currency, benchmark);
   const data = performance.data;
-  const periods = data ? PERIODS.flatMap((p) => data.periods.filter((x) => x.period === p)) : [];
+  const periods = useMemo(() => (data ? PERIODS.flatMap((p) => data.periods.filter((x) => x.period === p)) : []), [data]);
   const chosen = periods.find((p) => p.period === period) ?? periods.at(-1);
+  const start = chosen?.start;
+  const series = useMemo(() => (data ? returnSeries(data.points, start) : undefined), [data, start]);
   const benchmarkLabel = t(`performance.benchmarks.${benchmarkName(benchmark)}`);
+  const periodLabel = chosen ? t(`performance.periods.${chosen.period}`) : '';
 
   return (
     <section className="card pf-section" aria-labelledby="pf-performance-title" data-testid="performance">
@@ -59,43 +66,50 @@ export const PerformanceSection = memo(function PerformanceSection({ id, currenc
 
       {performance.isError && !data ? (
         <LoadFailed onRetry={() => void performance.refetch()} />
-      ) : !data ? (
+      ) : !data || !series ? (
         <div className="pf-chart pf-chart--placeholder" aria-busy="true" />
       ) : data.points.length < 2 && periods.length === 0 ? (
         <p className="pf-empty">{t('performance.empty')}</p>
       ) : (
         <>
-          {data.points.length >= 2 && (
-            <figure className={`pf-chart${performance.isPlaceholderData ? ' pf-stale' : ''}`} aria-label={t('performance.chartLabel', { benchmark: benchmarkLabel })}>
+          {periods.length > 0 && chosen && (
+            <div className="pf-segmented pf-segmented--scroll pf-periods" role="group" aria-label={t('performance.period')}>
+              {periods.map((p) => (
+                <button
+                  key={p.period}
+                  type="button"
+                  className="pf-segmented__button"
+                  aria-pressed={chosen.period === p.period}
+                  onClick={() => setPeriod(p.period)}
+                  data-testid={`period-${p.period}`}
+                >
+                  {t(`performance.periodButtons.${p.period}`)}
+                </button>
+              ))}
+            </div>
+          )}
+          {series.portfolio.points.length >= 2 && (
+            <figure className={`pf-chart${performance.isPlaceholderData ? ' pf-stale' : ''}`} data-testid="return-chart">
               <ErrorBoundary>
                 <Suspense fallback={<div className="pf-chart__canvas" />}>
-                  <ValueChart points={data.points} locked={locked} valueLabel={t('performance.value')} benchmarkLabel={benchmarkLabel} />
+                  <ReturnChart
+                    portfolio={series.portfolio.points}
+                    benchmark={series.benchmark.points}
+                    label={t('performance.chartLabel', { period: periodLabel, benchmark: benchmarkLabel })}
+                  />
                 </Suspense>
               </ErrorBoundary>
-              <figcaption className="pf-chart__legend">
-                <span className="pf-chart__key pf-chart__key--value">{t('performance.value')}</span>
-                <span className="pf-chart__key pf-chart__key--benchmark">{benchmarkLabel}</span>
+              <figcaption className="pf-chart__legend" data-testid="chart-legend">
+                <LegendKey kind="portfolio" label={t('performance.portfolio')} line={series.portfolio} testId="legend-portfolio" />
+                <LegendKey kind="benchmark" label={benchmarkLabel} line={series.benchmark} testId="legend-benchmark" />
+                <span className="pf-chart__note">{t('performance.chartNote')}</span>
               </figcaption>
             </figure>
           )}
           {periods.length > 0 && <ReturnsTable periods={periods} currency={totalsCurrency} />}
           {chosen && (
             <div className="pf-explain" data-testid="explanation-box">
-              <div className="pf-segmented pf-segmented--scroll" role="group" aria-label={t('performance.period')}>
-                {periods.map((p) => (
-                  <button
-                    key={p.period}
-                    type="button"
-                    className="pf-segmented__button"
-                    aria-pressed={chosen.period === p.period}
-                    onClick={() => setPeriod(p.period)}
-                    data-testid={`period-${p.period}`}
-                  >
-                    {t(`performance.periods.${p.period}`)}
-                  </button>
-                ))}
-              </div>
-              <h3 className="visually-hidden">{t('performance.explain', { period: t(`performance.periods.${chosen.period}`) })}</h3>
+              <h3 className="visually-hidden">{t('performance.explain', { period: periodLabel })}</h3>
               <p className="pf-explain__text" data-testid="explanation" aria-live="polite">
                 {explanationText(t, chosen.explanation, locale).join(' ')}
               </p>
@@ -107,6 +121,15 @@ export const PerformanceSection = memo(function PerformanceSection({ id, currenc
     </section>
   );
 });
+
+/** A line's swatch, name and return over the period (`—` without one). */
+function LegendKey({ kind, label, line, testId }: { kind: 'portfolio' | 'benchmark'; label: string; line: Line; testId: string }) {
+  return (
+    <span className={`pf-chart__key pf-chart__key--${kind}`} data-testid={testId}>
+      {label} {line.last === null ? <span className="pf-muted">—</span> : <Percent value={line.last} />}
+    </span>
+  );
+}
 
 function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[]; currency: string }) {
   const t = usePortfolioT();
@@ -125,7 +148,7 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
             <th scope="col" className="pf-num">
               <abbr title={t('performance.simpleLong')}>{t('performance.simple')}</abbr>
             </th>
-            <th scope="col" className="pf-num">
+            <th scope="col" className="pf-num pf-returns__gain">
               {t('performance.gain')}
             </th>
           </tr>
@@ -133,7 +156,13 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
         <tbody>
           {periods.map((p) => (
             <tr key={p.period} data-testid={`returns-${p.period}`}>
-              <th scope="row">{t(`performance.periods.${p.period}`)}</th>
+              <th scope="row">
+                {t(`performance.periods.${p.period}`)}
+                {/* On a phone the gain goes under its period (and its own column is hidden). */}
+                <span className="pf-returns__gain-under">
+                  <Amount value={p.gain} currency={currency} signed size="sm" />
+                </span>
+              </th>
               <td className="pf-num">
                 <Percent value={p.twr} />
               </td>
@@ -141,7 +170,7 @@ function ReturnsTable({ periods, currency }: { periods: readonly PeriodReturn[];
               <td className="pf-num">
                 <Percent value={p.simple} />
               </td>
-              <td className="pf-num">
+              <td className="pf-num pf-returns__gain">
                 <Amount value={p.gain} currency={currency} signed size="sm" />
               </td>
             </tr>

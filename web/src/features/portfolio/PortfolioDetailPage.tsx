@@ -8,11 +8,12 @@ import { instrumentNames } from '@/shared/market/ids';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import type { Portfolio, Totals, Valuation } from './api-types';
-import { downloadExport, META_ID, parsePortfolioRef, usePortfolio, useValuation, type PortfolioRef } from './api';
+import type { CurrencyParam, LedgerIssue, Portfolio, Totals, Valuation } from './api-types';
+import { downloadExport, META_ID, parsePortfolioRef, usePortfolio, usePortfolioList, useValuation, type PortfolioRef } from './api';
 import { AllocationSection } from './AllocationSection';
 import { failureMessage } from './fields';
 import { HoldingsSection } from './HoldingsSection';
+import { LedgerIssueBanner } from './LedgerIssues';
 import { usePortfolioT } from './messages';
 import { PerformanceSection } from './PerformanceSection';
 import { OrderableCashRow } from './OrderableCash';
@@ -134,6 +135,13 @@ function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolio
         {typeof id === 'number' && <PortfolioSettingsButton portfolio={settings} />}
       </div>
 
+      {valuation.data &&
+        valuation.data.ledger_issues.length > 0 &&
+        (isMeta ? (
+          <MetaLedgerIssues issues={valuation.data.ledger_issues} names={names} currency={currency} />
+        ) : (
+          <LedgerIssueBanner issues={valuation.data.ledger_issues} names={names} />
+        ))}
       {valuation.isError && !valuation.data ? (
         <LoadFailed onRetry={() => void valuation.refetch()} />
       ) : (
@@ -147,9 +155,18 @@ function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolio
         defaultBenchmark={base === 'USD' ? 'INDEX:SPX' : 'INDEX:KOSPI'}
         totalsCurrency={totalsCurrency}
       />
-      {typeof id === 'number' && <TransactionsSection portfolioId={id} names={names} />}
+      {typeof id === 'number' && (
+        <TransactionsSection portfolioId={id} names={names} stoppedAt={valuation.data?.ledger_issues.find((i) => i.portfolio_id === id)?.transaction_id} />
+      )}
     </div>
   );
+}
+
+/** The meta portfolio's banner names each broken portfolio (from the list, usually cached). */
+function MetaLedgerIssues({ issues, names, currency }: { issues: readonly LedgerIssue[]; names: ReadonlyMap<string, string>; currency: CurrencyParam }) {
+  const list = usePortfolioList(currency);
+  const portfolioNames = useMemo(() => new Map((list.data?.portfolios ?? []).map((p) => [p.portfolio.id, p.portfolio.name])), [list.data]);
+  return <LedgerIssueBanner issues={issues} names={names} portfolioNames={portfolioNames} />;
 }
 
 function holdingNames(valuation: Valuation | undefined, locale: 'ko' | 'en'): Map<string, string> {

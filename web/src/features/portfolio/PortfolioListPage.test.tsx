@@ -8,7 +8,7 @@ import { ToastArea } from '@/shared/ui/toast';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import type { PortfolioList } from './api-types';
-import { apiError, portfolio, portfolioApi, portfolioList } from './fixtures';
+import { apiError, ledgerIssue, portfolio, portfolioApi, portfolioList } from './fixtures';
 import { messagesReady, PortfolioDetailRoute, PortfolioListRoute } from './pages';
 
 const fallback = (url: URL) =>
@@ -84,6 +84,27 @@ describe('portfolio list', () => {
     expect(text(within(us!).getByTestId('card-day-change'))).toBe('-$25.10');
     expect(within(us!).getByTestId('card-return').className).toContain('pf-down');
     expect(api.find('GET', '/api/portfolios')[0]!.search.get('currency')).toBe('original');
+  });
+
+  it('warns on the card of a portfolio counted only up to a transaction to fix, and on the meta card', async () => {
+    const withIssue = (currency: string): PortfolioList => {
+      const list = portfolioList(currency);
+      return { ...list, portfolios: list.portfolios.map((p) => (p.portfolio.id === 7 ? { ...p, ledger_issue: ledgerIssue() } : p)) };
+    };
+    renderList(listApi({ 'GET /api/portfolios': (call) => withIssue(call.search.get('currency') ?? '') }));
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    const [meta, main, us] = cards();
+    expect(text(within(main!).getByTestId('card-ledger-issue'))).toBe('고쳐야 할 거래가 있어 2026.\u00a010.\u00a01. 거래 전까지만 계산했습니다.');
+    // Inside the card's link: the portfolio page names the transaction.
+    expect(within(main!).getByTestId('card-ledger-issue').closest('a')!.getAttribute('href')).toBe('/portfolios/7');
+    expect(text(within(meta!).getByTestId('card-ledger-issue'))).toBe('일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다.');
+    expect(within(us!).queryByTestId('card-ledger-issue')).toBeNull();
+  });
+
+  it('no warning while every ledger is sound', async () => {
+    renderList(listApi());
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    expect(screen.queryByTestId('card-ledger-issue')).toBeNull();
   });
 
   it('switches the currency mode: asks again with currency= and remembers the choice', async () => {
@@ -164,7 +185,7 @@ describe('portfolio list', () => {
           return apiError(422, 'invalid_input', { fields: { name: 'a portfolio with this name exists', broker: 'too long' } });
         }
         const created = portfolio({ id: 11, name: body.name, base_currency: 'USD', cost_method: 'fifo', broker: null });
-        saved = { ...saved, portfolios: [...saved.portfolios, { portfolio: created, totals: saved.meta }] };
+        saved = { ...saved, portfolios: [...saved.portfolios, { portfolio: created, totals: saved.meta, ledger_issue: null }] };
         return created;
       },
     });

@@ -3,9 +3,10 @@ import { RequireAuth } from '@/shared/auth/RequireAuth';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { BASE_CURRENCIES, COST_METHODS, type BaseCurrency, type CostMethod, type Portfolio, type Totals } from './api-types';
+import { BASE_CURRENCIES, COST_METHODS, type BaseCurrency, type CostMethod, type LedgerIssue, type Portfolio, type Totals } from './api-types';
 import { META_ID, useCreatePortfolio, usePortfolioList, useReorderPortfolios } from './api';
 import { failureMessage, focusFirstInvalid, InputField, SelectField, serverFields } from './fields';
+import { LedgerIssueNote } from './LedgerIssues';
 import { usePortfolioT } from './messages';
 import { currencyParam, useCurrencyMode } from './prefs';
 import { Amount, AmountControls, LoadFailed, Percent } from './ui';
@@ -97,14 +98,22 @@ export function PortfolioListPage() {
           aria-describedby={data.portfolios.length > 1 ? 'pf-reorder-hint' : undefined}
           data-testid="portfolio-cards"
         >
-          <PortfolioCard id={META_ID} name={t('metaName')} sub={t('metaHint')} totals={data.meta} meta />
-          {data.portfolios.map(({ portfolio, totals }, index) => (
+          <PortfolioCard
+            id={META_ID}
+            name={t('metaName')}
+            sub={t('metaHint')}
+            totals={data.meta}
+            meta
+            partial={data.portfolios.some((p) => p.ledger_issue !== null)}
+          />
+          {data.portfolios.map(({ portfolio, totals, ledger_issue }, index) => (
             <PortfolioCard
               key={portfolio.id}
               id={portfolio.id}
               name={portfolio.name}
               sub={subline(portfolio)}
               totals={totals}
+              issue={ledger_issue ?? undefined}
               order={data.portfolios.length > 1 ? { first: index === 0, last: index === data.portfolios.length - 1, move: (dir) => move(index, dir) } : undefined}
             />
           ))}
@@ -157,12 +166,16 @@ interface CardProps {
   sub: string;
   totals: Totals;
   meta?: boolean;
+  /** The transaction its figures stop before (it cannot apply). */
+  issue?: LedgerIssue | undefined;
+  /** The meta card: some portfolio's figures stop early. */
+  partial?: boolean;
   /** Its place among the member's portfolios, and how to move it (not for the meta card). */
   order?: { first: boolean; last: boolean; move: (dir: MoveDir) => void } | undefined;
 }
 
 /** One portfolio in the list: a link to it with its value, today's change and return; move up/down buttons. */
-function PortfolioCard({ id, name, sub, totals, meta = false, order }: CardProps) {
+function PortfolioCard({ id, name, sub, totals, meta = false, issue, partial = false, order }: CardProps) {
   const t = usePortfolioT();
   return (
     <li className={`card pf-card${meta ? ' pf-card--meta' : ''}${order ? ' pf-card--movable' : ''}`} data-testid="portfolio-card" data-id={id}>
@@ -186,6 +199,7 @@ function PortfolioCard({ id, name, sub, totals, meta = false, order }: CardProps
             <Percent value={totals.return_percent} testId="card-return" />
           </span>
         </span>
+        {(issue || partial) && <LedgerIssueNote issue={issue} meta={meta} />}
       </AppLink>
       {order && (
         <span className="pf-card__order">

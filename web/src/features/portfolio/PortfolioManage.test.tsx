@@ -14,7 +14,7 @@ import { ALLOCATION, apiError, performance, portfolio, portfolioApi, TRANSACTION
 import { MASK } from './format';
 import { messagesReady, PortfolioDetailRoute } from './pages';
 
-vi.mock('./ValueChart', () => ({ default: () => <div data-testid="value-chart" /> }));
+vi.mock('./ReturnChart', () => ({ default: () => <div data-testid="return-chart-canvas" /> }));
 
 const fallback = (url: URL) =>
   url.pathname === '/api/meta' ? jsonResponse(TEST_META) : jsonResponse({ code: 'not_found', message: 'nf', request_id: 't' }, { status: 404 });

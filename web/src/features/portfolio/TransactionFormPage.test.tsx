@@ -6,7 +6,7 @@ import { jsonResponse, TEST_META } from '@/test/fetch';
 import { AAPL, detail, instrument, KOSPI } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
-import { apiError, portfolio, portfolioApi, transaction, TRANSACTIONS } from './fixtures';
+import { apiError, portfolio, portfolioApi, transaction, TRANSACTIONS, type Call } from './fixtures';
 import { messagesReady, TransactionRoute } from './pages';
 
 const SAMSUNG = instrument();
@@ -53,6 +53,16 @@ const errorOf = (input: HTMLElement) => {
   const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
   return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('pf-field__error'))?.textContent ?? '';
 };
+
+/** The Idempotency-Key a request carried. */
+const keyOf = (call: Call) => call.headers['Idempotency-Key'];
+
+/** A deposit of `amount` won on 2026-03-02. */
+async function fillDeposit(amount: string) {
+  fireEvent.click(screen.getByTestId('kind-deposit'));
+  fireEvent.change(field('trade_date')!, { target: { value: '2026-03-02' } });
+  type('price', amount);
+}
 
 /** Types in the instrument box, waits for the results, chooses one with the keyboard. */
 async function pick(query: string, downs = 1) {
@@ -213,6 +223,99 @@ describe('transaction form', () => {
     expect(api.find('POST', '/api/portfolios/7/transactions')[0]!.body).toMatchObject({ kind: 'sell', quantity: '500', tax: '0', fee: '0' });
   });
 
+  it('names each new transaction with an Idempotency-Key: a double tap sends one request', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const api = formApi({
+      'POST /api/portfolios/7/transactions': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    renderForm(api);
+    await screen.findByTestId('transaction-form');
+    await fillDeposit('1000000');
+    const submit = screen.getByTestId('transaction-submit') as HTMLButtonElement;
+    fireEvent.click(submit);
+    fireEvent.click(submit);
+    fireEvent.submit(form());
+    await waitFor(() => expect(submit.disabled).toBe(true));
+    expect(submit.textContent).toBe('저장 중…');
+    expect(api.find('POST', '/api/portfolios/7/transactions')).toHaveLength(1);
+    const key = keyOf(api.find('POST', '/api/portfolios/7/transactions')[0]!);
+    expect(key).toMatch(/^[\x21-\x7e]{1,255}$/);
+    answer(jsonResponse(transaction({ id: 99 }), { status: 201 }));
+    await screen.findByTestId('detail-page');
+    expect(api.find('POST', '/api/portfolios/7/transactions')).toHaveLength(1);
+  });
+
+  it('a retry after a network failure sends the same key; a changed form after an error a new one', async () => {
+    const answers: (() => Response)[] = [
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      () => apiError(422, 'invalid_transaction', { fields: { price: 'too large' } }),
+      () => apiError(422, 'invalid_transaction', { fields: { price: 'too large' } }),
+    ];
+    const api = formApi({ 'POST /api/portfolios/7/transactions': (call) => answers.shift()?.() ?? { id: 99, ...(call.body as object) } });
+    renderForm(api);
+    await screen.findByTestId('transaction-form');
+    await fillDeposit('1000000');
+    const posts = () => api.find('POST', '/api/portfolios/7/transactions');
+
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await waitFor(() => expect(screen.getByTestId('form-message').textContent).toBe(
+      '서버에 연결하지 못했습니다. 연결을 확인하고 다시 저장해 주세요. 여러 번 눌러도 거래는 한 번만 기록됩니다.',
+    ));
+    // The retry: the same body, the same key.
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await waitFor(() => expect(posts()).toHaveLength(2));
+    expect(keyOf(posts()[1]!)).toBe(keyOf(posts()[0]!));
+    expect(posts()[1]!.body).toEqual(posts()[0]!.body);
+    await waitFor(() => expect(screen.getByTestId('form-message').textContent).toBe('입력한 내용을 확인해 주세요.'));
+
+    // Changed after the error: another request, another key.
+    type('price', '900000');
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await waitFor(() => expect(posts()).toHaveLength(3));
+    expect(keyOf(posts()[2]!)).not.toBe(keyOf(posts()[0]!));
+    // Sent again unchanged: the key of that content.
+    await waitFor(() => expect((screen.getByTestId('transaction-submit') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await screen.findByTestId('detail-page');
+    expect(posts()).toHaveLength(4);
+    expect(keyOf(posts()[3]!)).toBe(keyOf(posts()[2]!));
+  });
+
+  it('a reused key (409) is retryable with a new key; after a success the next transaction has its own', async () => {
+    let first = true;
+    const api = formApi({
+      'POST /api/portfolios/7/transactions': (call) => {
+        if (first) {
+          first = false;
+          return apiError(409, 'idempotency_key_reused');
+        }
+        return { id: 99, ...(call.body as object) };
+      },
+    });
+    const app = renderForm(api);
+    await screen.findByTestId('transaction-form');
+    await fillDeposit('1000000');
+    const posts = () => api.find('POST', '/api/portfolios/7/transactions');
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await waitFor(() => expect(screen.getByTestId('form-message').textContent).toBe('앞서 보낸 저장 요청과 겹쳐 저장하지 않았습니다. 다시 저장해 주세요.'));
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await screen.findByTestId('detail-page');
+    expect(posts()).toHaveLength(2);
+    expect(keyOf(posts()[1]!)).not.toBe(keyOf(posts()[0]!));
+
+    // The same deposit recorded again is another transaction: another key.
+    app.unmount();
+    renderForm(api);
+    await screen.findByTestId('transaction-form');
+    await fillDeposit('1000000');
+    fireEvent.click(screen.getByTestId('transaction-submit'));
+    await waitFor(() => expect(posts()).toHaveLength(3));
+    expect(posts()[2]!.body).toEqual(posts()[1]!.body);
+    expect(new Set(posts().map(keyOf)).size).toBe(3);
+  });
+
   it('edits a transaction: filled in, saved with PUT', async () => {
     const api = formApi();
     renderForm(api, '/portfolios/7/transactions/41');
@@ -224,6 +327,8 @@ describe('transaction form', () => {
     fireEvent.click(screen.getByTestId('transaction-submit'));
     await waitFor(() => expect(api.find('PUT', '/api/portfolios/7/transactions/41')).toHaveLength(1));
     expect(api.find('PUT', '/api/portfolios/7/transactions/41')[0]!.body).toEqual({ ...transaction({ quantity: '2', fee: '0.5' }), id: undefined });
+    // A PUT is the same however often it is sent: no key.
+    expect(keyOf(api.find('PUT', '/api/portfolios/7/transactions/41')[0]!)).toBeUndefined();
   });
 
   it('reads in English', async () => {

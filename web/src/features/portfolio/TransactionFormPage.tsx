@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import Big from 'big.js';
 import { useNavigate, useParams } from 'react-router';
 import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { ApiError } from '@/shared/api/client';
 import { useLocale } from '@/shared/i18n/useLocale';
+import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { Instrument } from '@/shared/market/api-types';
 import { instrumentQueryOptions } from '@/shared/market/instrument';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
@@ -18,6 +20,16 @@ import { usePortfolioT, type PortfolioT } from './messages';
 import { useAmountsLocked } from './prefs';
 import { LoadFailed } from './ui';
 import './portfolio.css';
+
+/**
+ * What a failed save says. A network failure and a reused key are worth retrying: the
+ * same content is sent with the same key, so the trade is recorded once however often.
+ */
+function submitFailure(t: PortfolioT, error: unknown): string {
+  if (error instanceof ApiError && error.code === 'network_error') return t('form.networkRetry');
+  if (error instanceof ApiError && error.code === IDEMPOTENCY_KEY_REUSED) return t('form.keyReused');
+  return failureMessage(t, error, t('form.failed'));
+}
 
 /** `/portfolios/:id/transactions/new` and `/portfolios/:id/transactions/:txId`, for members. */
 export function TransactionRoute() {
@@ -212,6 +224,27 @@ export function transactionBody(draft: TxDraft, base: string): NewTransaction {
   };
 }
 
+/**
+ * The `Idempotency-Key` of a new transaction's submit: one key per content sent. A
+ * resend of the same body (a double tap, a retry after a network failure or a timeout)
+ * keeps its key, so the server records the trade once; a changed body gets a new key;
+ * `forget` drops the key after a success (the next transaction is another) or after a
+ * 409 `idempotency_key_reused` (the key named another request: send with a new one).
+ */
+export function useSubmissionKey() {
+  const current = useRef<{ body: string; key: string } | null>(null);
+  return {
+    keyFor(body: NewTransaction): string {
+      const json = JSON.stringify(body);
+      if (current.current?.body !== json) current.current = { body: json, key: newIdempotencyKey() };
+      return current.current.key;
+    },
+    forget() {
+      current.current = null;
+    },
+  };
+}
+
 export function TransactionFormPage() {
   const t = usePortfolioT();
   const { id: rawId, txId: rawTx } = useParams();
@@ -277,6 +310,9 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
   const toast = useToast();
   const base = portfolio.base_currency;
   const save = useSaveTransaction(portfolio.id, tx?.id);
+  const submission = useSubmissionKey();
+  // Set on submit, before React renders the disabled button: a second tap in between is dropped.
+  const sending = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const messageId = useId();
   const [draft, setDraft] = useState<TxDraft>(() => (tx ? draftOf(tx) : emptyDraft(base)));
@@ -330,6 +366,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (sending.current) return;
     const local = validateDraft(draft, base, t);
     setErrors(local);
     if (Object.keys(local).length) {
@@ -338,18 +375,30 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
       return;
     }
     setMessage('');
-    save.mutate(transactionBody(draft, base), {
-      onSuccess: () => {
-        toast.show(t('form.saved'), { tone: 'success' });
-        void navigate(backTo);
+    const body = transactionBody(draft, base);
+    // Edits are PUTs, the same however often they are sent: only new transactions need a key.
+    const idempotencyKey = tx ? undefined : submission.keyFor(body);
+    sending.current = true;
+    save.mutate(
+      { body, idempotencyKey },
+      {
+        onSuccess: () => {
+          submission.forget();
+          toast.show(t('form.saved'), { tone: 'success' });
+          void navigate(backTo);
+        },
+        onError: (error) => {
+          const server = serverFields(error, FIELD_ALIASES) as Errors;
+          setErrors(server);
+          setMessage(Object.keys(server).length ? t('form.checkFields') : submitFailure(t, error));
+          if (error instanceof ApiError && error.code === IDEMPOTENCY_KEY_REUSED) submission.forget();
+          requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+        },
+        onSettled: () => {
+          sending.current = false;
+        },
       },
-      onError: (error) => {
-        const server = serverFields(error, FIELD_ALIASES) as Errors;
-        setErrors(server);
-        setMessage(Object.keys(server).length ? t('form.checkFields') : failureMessage(t, error, t('form.failed')));
-        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      },
-    });
+    );
   };
 
   const numberInput = (field: 'quantity' | 'price' | 'fee' | 'tax' | 'fx_rate', label: string, hint?: string) => (

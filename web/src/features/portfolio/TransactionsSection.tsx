@@ -14,10 +14,12 @@ interface Props {
   portfolioId: number;
   /** Instrument id → name, from the valuation (instruments no longer held show their ticker). */
   names: ReadonlyMap<string, string>;
+  /** The transaction the figures stop before (it cannot apply), marked for fixing. */
+  stoppedAt?: number | undefined;
 }
 
 /** The portfolio's transactions, newest first, each with edit and (confirmed) delete. */
-export const TransactionsSection = memo(function TransactionsSection({ portfolioId, names }: Props) {
+export const TransactionsSection = memo(function TransactionsSection({ portfolioId, names, stoppedAt }: Props) {
   const t = usePortfolioT();
   const locale = useLocale();
   const toast = useToast();
@@ -65,8 +67,15 @@ export const TransactionsSection = memo(function TransactionsSection({ portfolio
             const d = describe(tx);
             const name = tx.instrument_id ? (names.get(tx.instrument_id) ?? tx.instrument_id.slice(tx.instrument_id.indexOf(':') + 1)) : '';
             return (
-              <li key={tx.id} className="pf-tx" data-testid="transaction" data-id={tx.id}>
-                <span className="pf-tx__date">{d.date}</span>
+              <li key={tx.id} className={`pf-tx${tx.id === stoppedAt ? ' pf-tx--issue' : ''}`} data-testid="transaction" data-id={tx.id}>
+                <span className="pf-tx__date">
+                  {d.date}
+                  {tx.id === stoppedAt && (
+                    <span className="pf-badge pf-badge--issue" data-testid="transaction-issue">
+                      {t('ledger.badge')}
+                    </span>
+                  )}
+                </span>
                 <span className={`pf-tx__kind pf-tx__kind--${tx.kind}`}>{d.kind}</span>
                 <span className="pf-tx__what">
                   {name && <span className="pf-tx__name">{name}</span>}

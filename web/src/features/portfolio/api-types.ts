@@ -1,12 +1,18 @@
 /**
- * Types of the portfolio API (docs/portfolio.md), written from the contract while the
- * server and its OpenAPI document are being written; once `schema.d.ts` has them these
- * can become aliases of the generated schemas, like `shared/market/api-types.ts`.
+ * Types of the portfolio API (docs/portfolio.md). Where the OpenAPI document describes a
+ * shape (`schema.d.ts`: ledger issues, the import preview and its rows' problems) the type
+ * is the generated schema, narrowed to the values the server documents; the answers the
+ * document leaves as `Object` (totals, valuation, performance) are written from the
+ * contract.
  *
  * Every amount, price, quantity and rate is a decimal string; dates are `YYYY-MM-DD`;
  * percentages are in per cent (`"1.84"` is 1.84 %), sent with full precision.
  */
+import type { ApiSchema } from '@/shared/api/client';
 import type { Decimal, InstrumentId, InstrumentKind } from '@/shared/market/api-types';
+
+/** `T` with the fields of `N` replaced (not intersected). */
+type Narrow<T, N> = Omit<T, keyof N> & N;
 
 export type { Decimal, InstrumentId };
 
@@ -62,7 +68,8 @@ export interface Totals {
 
 /** `GET /api/portfolios`. */
 export interface PortfolioList {
-  portfolios: { portfolio: Portfolio; totals: Totals }[];
+  /** `ledger_issue`: the transaction the totals stop before, when one cannot be applied. */
+  portfolios: { portfolio: Portfolio; totals: Totals; ledger_issue: LedgerIssue | null }[];
   meta: Totals;
 }
 
@@ -107,6 +114,8 @@ export interface Valuation {
   cash: CashLine[];
   totals: Totals;
   as_of: string;
+  /** The transactions the figures stop before (one per broken portfolio; several for `meta`). */
+  ledger_issues: LedgerIssue[];
 }
 
 export type PeriodKey = '1M' | '3M' | 'YTD' | '1Y' | 'ALL';
@@ -119,6 +128,10 @@ export type ExplanationCode =
   | 'added_before_fall'
   | 'withdrew_before_rise'
   | 'withdrew_before_fall'
+  /** MWR above TWR, with no single flow to name. */
+  | 'mwr_above'
+  /** MWR below TWR, with no single flow to name. */
+  | 'mwr_below'
   | 'mwr_unavailable';
 
 /** Why the returns differ, and the numbers the sentence needs (each may be absent). */
@@ -137,25 +150,42 @@ export interface Explanation {
 
 export interface PeriodReturn {
   period: PeriodKey;
+  /** The day whose close starts the period (its base point) and the period's last day. */
+  start: string;
+  end: string;
   twr: Decimal;
-  /** `null` when it has no solution for the period's flows. */
+  /** Over the period itself; `null` when it has no solution for the period's flows. */
   mwr: Decimal | null;
+  /** The same, annualised (XIRR). */
+  mwr_annual: Decimal | null;
   simple: Decimal;
   gain: Decimal;
+  start_value: Decimal;
+  end_value: Decimal;
+  net_flows: Decimal;
   explanation: Explanation;
 }
 
+/** One day of the chart, from its base point (the day before money first came in) on. */
 export interface PerformancePoint {
   date: string;
+  /** The day's closing value and net external flow, in the answer's currency. */
   value: Decimal;
   flow: Decimal;
-  benchmark: Decimal | null;
+  /** The time-weighted return since the base point, in per cent (`"0"` there). */
+  cumulative_return: Decimal;
+  /** The benchmark's change since its close on the base day, in per cent; `null` without a close. */
+  benchmark_return: Decimal | null;
 }
 
 /** `GET /api/portfolios/{id}/performance`. */
 export interface Performance {
+  currency: string;
+  /** The benchmark's instrument id. */
+  benchmark: string;
   points: PerformancePoint[];
   periods: PeriodReturn[];
+  ledger_issues: LedgerIssue[];
 }
 
 export type Benchmark = 'INDEX:KOSPI' | 'INDEX:SPX';
@@ -196,20 +226,30 @@ export interface Transaction {
 
 export type NewTransaction = Omit<Transaction, 'id'>;
 
-export interface ImportError {
-  line: number;
-  column: string | null;
-  code: string;
-  message: string;
-}
+/**
+ * A transaction that cannot be applied (a sell of more than was held, left by old data):
+ * the portfolio's figures stop before it. `code` is a validation issue code
+ * (`sell_exceeds_holding`, …), `field` the transaction's field at fault.
+ */
+export type LedgerIssue = Narrow<ApiSchema<'LedgerIssueDto'>, { kind: TxKind; instrument_id: InstrumentId | null }>;
 
-/** `POST /api/portfolios/{id}/import/preview`. */
-export interface ImportPreview {
-  rows: { line: number; transaction: NewTransaction; duplicate: boolean }[];
-  errors: ImportError[];
-  warnings: ImportError[];
-  ignored_columns: string[];
-}
+/** A problem with one CSV line (`line`), or with the whole file (line 1, the header). */
+export type ImportError = Narrow<ApiSchema<'RowErrorDto'>, { column: string | null }>;
+
+/** One previewed line. */
+export type PreviewRow = Narrow<ApiSchema<'PreviewRowDto'>, { transaction: NewTransaction }>;
+
+/**
+ * `POST /api/portfolios/{id}/import/preview`: the counts, the date range, the first
+ * {@link IMPORT_PREVIEW_ROWS} rows and every error.
+ */
+export type ImportPreview = Narrow<
+  ApiSchema<'ImportPreviewDto'>,
+  { rows: PreviewRow[]; errors: ImportError[]; warnings: ImportError[]; first_date: string | null; last_date: string | null }
+>;
+
+/** The preview shows at most this many rows (the server's cut). */
+export const IMPORT_PREVIEW_ROWS = 100;
 
 /** `POST /api/portfolios/{id}/import`. */
 export interface ImportResult {

@@ -8,6 +8,7 @@ import { ApiError, apiRequest, CLIENT_ERROR_CODES } from '@/shared/api/client';
 import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
 import { useAuth } from '@/shared/auth/auth-context';
 import { currentToken } from '@/shared/auth/session';
+import { IDEMPOTENCY_HEADER } from '@/shared/lib/idempotency';
 import type {
   AllocationBy,
   Benchmark,
@@ -210,6 +211,13 @@ export function useReorderPortfolios() {
   return { reorder, isPending: mutation.isPending };
 }
 
+/** A transaction to save; a new one (`POST`) names its request with an `Idempotency-Key`. */
+export interface SaveTransaction {
+  body: NewTransaction;
+  /** `shared/lib/idempotency.ts`: the same key for a resend of the same body. */
+  idempotencyKey?: string;
+}
+
 /**
  * Saves a transaction (a new one without `txId`). Every figure of the member's
  * portfolios is recomputed by the server, so all of them are refreshed.
@@ -218,9 +226,13 @@ export function useSaveTransaction(id: number, txId?: number) {
   const userId = useMember();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewTransaction) =>
+    mutationFn: ({ body, idempotencyKey }: SaveTransaction) =>
       txId === undefined
-        ? apiRequest<Transaction>(`${base(id)}/transactions`, { method: 'POST', body })
+        ? apiRequest<Transaction>(`${base(id)}/transactions`, {
+            method: 'POST',
+            body,
+            ...(idempotencyKey ? { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } } : {}),
+          })
         : apiRequest<Transaction>(`${base(id)}/transactions/${txId}`, { method: 'PUT', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: portfolioKeys.all(userId) }),
   });
@@ -237,8 +249,10 @@ export function useDeleteTransaction(id: number) {
 
 // --- CSV ---------------------------------------------------------------------------------
 
-/** The server refuses larger files. */
+/** The server refuses larger files (413 `payload_too_large`; `moat_portfolio::csv_file::MAX_IMPORT_BYTES`). */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** The server refuses files with more rows (413 `too_many_rows`; `moat_portfolio::csv_file::MAX_IMPORT_ROWS`). */
+export const IMPORT_MAX_ROWS = 20_000;
 
 function authHeaders(): Record<string, string> {
   const token = currentToken();

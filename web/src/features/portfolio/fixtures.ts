@@ -5,7 +5,9 @@
 import type {
   Holding,
   ImportPreview,
+  LedgerIssue,
   Performance,
+  PeriodReturn,
   Portfolio,
   PortfolioList,
   Slice,
@@ -51,9 +53,14 @@ export function portfolioList(currency = 'KRW'): PortfolioList {
   const usd = currency === 'USD';
   return {
     portfolios: [
-      { portfolio: portfolio(), totals: usd ? totals({ currency: 'USD', total_value: '8123.45', day_change: '86.60', cash: '902.50' }) : totals() },
+      {
+        portfolio: portfolio(),
+        totals: usd ? totals({ currency: 'USD', total_value: '8123.45', day_change: '86.60', cash: '902.50' }) : totals(),
+        ledger_issue: null,
+      },
       {
         portfolio: US_PORTFOLIO,
+        ledger_issue: null,
         totals: totals({
           currency: currency === 'original' ? 'USD' : currency,
           total_value: usd || currency === 'original' ? '5000.50' : '6925000',
@@ -148,28 +155,40 @@ export function valuation(overrides: Partial<Valuation> = {}): Valuation {
     cash: [{ currency: 'KRW', amount: '1250000', amount_total: '1250000', weight_percent: '11.1111' }],
     totals: totals(),
     as_of: '2026-11-23T06:30:00Z',
+    ledger_issues: [],
     ...overrides,
   };
 }
 
+/**
+ * A portfolio started on 2026-01-02 (the chart's base point is the day before), with a
+ * large deposit on 2026-03-03. Its cumulative return and KOSPI's, in per cent, each
+ * since the base point; the 1M period starts at the close of 2026-10-23.
+ */
 export function performance(): Performance {
   return {
+    currency: 'KRW',
+    benchmark: 'INDEX:KOSPI',
     points: [
-      { date: '2026-01-02', value: '1000000', flow: '1000000', benchmark: '2500' },
-      { date: '2026-03-02', value: '1100000', flow: '0', benchmark: '2600' },
-      { date: '2026-03-03', value: '3500000', flow: '2300000', benchmark: '2610' },
-      { date: '2026-11-23', value: '3200000', flow: '0', benchmark: '2550' },
+      { date: '2026-01-01', value: '0', flow: '0', cumulative_return: '0', benchmark_return: '0' },
+      { date: '2026-01-02', value: '1000000', flow: '1000000', cumulative_return: '-0.5', benchmark_return: '0.4' },
+      { date: '2026-03-02', value: '1100000', flow: '0', cumulative_return: '9.45', benchmark_return: '4.4' },
+      { date: '2026-03-03', value: '3500000', flow: '2300000', cumulative_return: '9.8', benchmark_return: '4.8' },
+      { date: '2026-10-23', value: '3600000', flow: '0', cumulative_return: '12.3', benchmark_return: '2.1' },
+      { date: '2026-11-23', value: '3200000', flow: '0', cumulative_return: '1.5', benchmark_return: '2' },
     ],
     periods: [
-      {
+      period({
         period: '1M',
-        twr: '1.2',
-        mwr: '1.2',
-        simple: '1.2',
-        gain: '38000',
+        start: '2026-10-23',
+        twr: '-9.6170970614',
+        mwr: '-9.6170970614',
+        simple: '-11.1111111111',
+        gain: '-400000',
+        start_value: '3600000',
         explanation: { code: 'no_flows', difference: '0' },
-      },
-      {
+      }),
+      period({
         period: 'ALL',
         twr: '1.5',
         mwr: '-6.1',
@@ -183,8 +202,40 @@ export function performance(): Performance {
           flow_share: '70',
           return_after_flow: '-8.57',
         },
-      },
+      }),
     ],
+    ledger_issues: [],
+  };
+}
+
+export function period(overrides: Partial<PeriodReturn> & Pick<PeriodReturn, 'period' | 'explanation'>): PeriodReturn {
+  return {
+    start: '2026-01-01',
+    end: '2026-11-23',
+    twr: '0',
+    mwr: '0',
+    mwr_annual: '0',
+    simple: '0',
+    gain: '0',
+    start_value: '0',
+    end_value: '3200000',
+    net_flows: '3300000',
+    ...overrides,
+  };
+}
+
+/** The sell that stopped portfolio 7's ledger: 50 shares of 삼성전자 more than were held. */
+export function ledgerIssue(overrides: Partial<LedgerIssue> = {}): LedgerIssue {
+  return {
+    portfolio_id: 7,
+    transaction_id: 43,
+    trade_date: '2026-10-01',
+    kind: 'sell',
+    instrument_id: 'KRX:005930',
+    field: 'quantity',
+    code: 'sell_exceeds_holding',
+    message: 'sells 50 of KRX:005930 but 0 are held on 2026-10-01',
+    ...overrides,
   };
 }
 
@@ -228,6 +279,12 @@ export const TRANSACTIONS: Transaction[] = [
 
 export function importPreview(overrides: Partial<ImportPreview> = {}): ImportPreview {
   return {
+    format: 'moat',
+    total_rows: 2,
+    new_rows: 1,
+    duplicate_rows: 1,
+    first_date: '2026-03-01',
+    last_date: '2026-03-05',
     rows: [
       { line: 2, transaction: { ...TRANSACTIONS[0]!, id: undefined } as never, duplicate: true },
       { line: 3, transaction: { ...TRANSACTIONS[2]!, id: undefined } as never, duplicate: false },
@@ -247,31 +304,34 @@ export interface Call {
   /** Parsed JSON, or the raw text of a non-JSON body (CSV). */
   body: unknown;
   contentType: string | undefined;
+  /** The request's headers as the app set them. */
+  headers: Record<string, string>;
 }
 
-type Answer = Response | unknown;
+type Answer = Response | Promise<Response> | unknown;
 
 /**
  * An API double: `routes['GET /api/portfolios']` answers that method and path (without
- * the query). Records every call; unknown paths answer `fallback`.
+ * the query). Records every call; unknown paths answer `fallback`. A route may answer
+ * later (a `Promise<Response>`), or throw for a network failure.
  */
 export function portfolioApi(
   routes: Record<string, (call: Call, url: URL) => Answer>,
   fallback: (url: URL) => Response,
 ) {
   const calls: Call[] = [];
-  const handler = (url: URL, init: RequestInit | undefined): Response => {
+  const handler = (url: URL, init: RequestInit | undefined): Response | Promise<Response> => {
     const method = init?.method ?? 'GET';
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const contentType = headers['Content-Type'];
     const raw = typeof init?.body === 'string' ? init.body : undefined;
     const body = raw !== undefined && contentType?.startsWith('application/json') ? JSON.parse(raw) : raw;
-    const call: Call = { method, path: url.pathname, search: url.searchParams, body, contentType };
+    const call: Call = { method, path: url.pathname, search: url.searchParams, body, contentType, headers };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`];
     if (!route) return fallback(url);
     const answer = route(call, url);
-    if (answer instanceof Response) return answer;
+    if (answer instanceof Response || answer instanceof Promise) return answer as Response | Promise<Response>;
     if (answer === undefined) return new Response(null, { status: 204 });
     return new Response(JSON.stringify(answer), { status: method === 'POST' ? 201 : 200, headers: { 'Content-Type': 'application/json' } });
   };

@@ -62,6 +62,11 @@ export const dividendsEn = {
       empty: 'No dividends recorded yet.',
       detail: '{{quantity}} shares × {{perShare}}',
     },
+    ledgerIssues: {
+      text: 'Some portfolios are counted only up to a transaction that needs fixing: the projection and the dividends to record use the holdings before it.',
+      portfolio: 'See the transaction to fix',
+      portfolios: 'Check your portfolios',
+    },
     entitlements: {
       title: 'Dividends to record',
       hint: 'Found from what you held on the ex-dates. Record each one as a transaction with one tap.',

@@ -59,6 +59,11 @@ export const dividendsKo = {
       empty: '아직 기록한 배당이 없습니다.',
       detail: '{{quantity}}주 × {{perShare}}',
     },
+    ledgerIssues: {
+      text: '일부 포트폴리오는 고쳐야 할 거래 전까지만 계산했습니다. 예상 배당과 기록할 배당도 그 거래 전의 보유 수량으로 셌습니다.',
+      portfolio: '고칠 거래 보기',
+      portfolios: '포트폴리오에서 확인하기',
+    },
     entitlements: {
       title: '기록할 배당',
       hint: '배당락일에 보유한 종목에서 찾은 배당입니다. 버튼 하나로 거래 내역에 기록합니다.',
