@@ -55,7 +55,27 @@ describe('server', () => {
       assert.equal(preview.title, title);
       assert.equal(preview.ogTitle, title);
       assert.ok(preview.description && preview.description === preview.ogDescription);
-      assert.equal(preview.ogUrl, `${env.server.url}/settings`);
+      // No public_url configured: no absolute URL taken from the request's Host.
+      assert.equal(preview.ogUrl, undefined);
+    }
+  });
+
+  test('with public_url configured, og:url and the canonical link are on it, before and after the app runs', async () => {
+    const other = await launch({ serverEnv: { MOAT_PUBLIC_URL: 'https://moat.example' } });
+    try {
+      const { page } = await other.newPage({ javaScriptEnabled: false });
+      await page.goto('/settings');
+      assert.equal((await previewOf(page)).ogUrl, 'https://moat.example/settings');
+      const app = await other.newPage();
+      await new AppPage(app.page).goto('/settings');
+      await eventually(async () => assert.equal(await app.page.title(), '설정 — Moat'));
+      const tags = await app.page.evaluate(() => ({
+        ogUrl: document.querySelector('meta[property="og:url"]')?.getAttribute('content'),
+        canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href'),
+      }));
+      assert.deepEqual(tags, { ogUrl: 'https://moat.example/settings', canonical: 'https://moat.example/settings' });
+    } finally {
+      await other.close();
     }
   });
 

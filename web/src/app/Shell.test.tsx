@@ -70,12 +70,33 @@ describe('Shell', () => {
     const og = (p: string) => document.head.querySelector(`meta[property="${p}"]`)?.getAttribute('content');
     expect(og('og:title')).toBe('설정 — Moat');
     expect(og('og:description')).toBe('언어와 앱 연동 등 Moat 설정.');
-    expect(og('og:url')).toBe(`${window.location.origin}/settings`);
+    // No public address configured (the server wrote no og:url): no absolute URL from
+    // the page's own host, and a relative canonical link.
+    const canonical = () => document.head.querySelector('link[rel="canonical"]')?.getAttribute('href');
+    expect(og('og:url')).toBeUndefined();
+    expect(canonical()).toBe('/settings');
 
     fireEvent.click(screen.getByTestId('nav-home'));
     await screen.findByRole('heading', { level: 1, name: '오늘의 시장' });
     expect(document.title).toBe('Moat — 모든 투자를 한곳에');
-    expect(og('og:url')).toBe(`${window.location.origin}/`);
+    expect(canonical()).toBe('/');
+  });
+
+  it('keeps og:url and the canonical link on the public address the server wrote', async () => {
+    const tag = document.createElement('meta');
+    tag.setAttribute('property', 'og:url');
+    tag.content = 'https://moat.example/settings';
+    document.head.append(tag);
+    try {
+      renderApp({ route: '/settings' });
+      await screen.findByRole('heading', { level: 1, name: '설정' });
+      fireEvent.click(screen.getByTestId('nav-home'));
+      await screen.findByRole('heading', { level: 1, name: '오늘의 시장' });
+      expect(document.head.querySelector('meta[property="og:url"]')?.getAttribute('content')).toBe('https://moat.example/');
+      expect(document.head.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe('https://moat.example/');
+    } finally {
+      document.head.querySelectorAll('meta[property="og:url"]').forEach((m) => m.remove());
+    }
   });
 
   it('shows a page in English, its own texts included, when English was chosen before', async () => {

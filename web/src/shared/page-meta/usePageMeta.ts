@@ -27,13 +27,32 @@ function setCanonical(href: string): void {
     el.rel = 'canonical';
     document.head.append(el);
   }
-  el.href = href;
+  // The attribute, not the property: a relative href stays relative.
+  el.setAttribute('href', href);
+}
+
+/**
+ * The site's public origin: the origin of the `og:url` the server wrote into the first
+ * HTML, which it does only when the operator configured `public_url` (the app keeps
+ * that origin when it updates the tag). Without it there is no absolute URL: the page's
+ * own address may be an internal host or a proxy's (the server's rule, so both write
+ * the same tags).
+ */
+function configuredOrigin(): string | null {
+  const content = document.head.querySelector<HTMLMetaElement>('meta[property="og:url"]')?.content;
+  if (!content) return null;
+  try {
+    return new URL(content).origin;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Keeps the page's title, description and Open Graph tags in step with the screen after
  * client-side navigation and language changes. The server writes the same tags into the
- * first HTML for link previews, which run no JavaScript.
+ * first HTML for link previews, which run no JavaScript; absolute URLs (`og:url`, the
+ * canonical link) only from the configured public address.
  */
 export function usePageMeta({ title, description }: PageMeta): void {
   const { pathname } = useLocation();
@@ -41,13 +60,13 @@ export function usePageMeta({ title, description }: PageMeta): void {
   const language = i18n.language;
 
   useEffect(() => {
-    const url = `${window.location.origin}${pathname}`;
+    const origin = configuredOrigin();
     document.title = title;
     setMeta('name', 'description', description);
     setMeta('property', 'og:title', title);
     setMeta('property', 'og:description', description);
-    setMeta('property', 'og:url', url);
+    if (origin) setMeta('property', 'og:url', `${origin}${pathname}`);
     setMeta('property', 'og:locale', OG_LOCALE[language] ?? 'ko_KR');
-    setCanonical(url);
+    setCanonical(origin ? `${origin}${pathname}` : pathname);
   }, [title, description, pathname, language]);
 }
