@@ -21,6 +21,8 @@ if [[ -z "${MOAT_TEST_POSTGRES_URL:-}" ]]; then
 fi
 
 cd "$ROOT"
+step "the declared Rust version fits every locked package"
+node scripts/check-rust-version.mjs
 step "cargo fmt --check"
 cargo fmt --all --check
 step "cargo clippy"
