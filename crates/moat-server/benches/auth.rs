@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use moat_server::auth::token::{Claims, TokenData, TokenKeys};
+use moat_server::accounts::token::{Claims, TokenData, TokenKeys};
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();

@@ -14,10 +14,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub storage: Arc<dyn Storage>,
     pub assets: Arc<http::assets::Assets>,
-    pub auth: Arc<crate::auth::Auth>,
+    pub auth: Arc<crate::accounts::Auth>,
     pub market: Arc<crate::market::MarketService>,
-    /// The observability ingest: limits, budgets, the span writer (crate::observe).
-    pub observe: Arc<crate::observe::Observe>,
+    /// The observability ingest: limits, budgets, the span writer (crate::observability).
+    pub observe: Arc<crate::observability::Observe>,
     /// Decoded transactions by portfolio (crate::portfolio::cache).
     pub ledgers: Arc<crate::portfolio::cache::TransactionCache>,
     pub started_at: Instant,
@@ -80,7 +80,7 @@ impl Application {
                  instances sharing this PostgreSQL database must share one key (MOAT_AUTH_TOKEN_KEY)"
             );
         }
-        let auth = crate::auth::Auth::with_clock(&config.auth, &config.data_dir, clock)
+        let auth = crate::accounts::Auth::with_clock(&config.auth, &config.data_dir, clock)
             .context("cannot set up accounts")?;
         let market = crate::market::MarketService::start(storage.clone(), &config.market)
             .await
@@ -91,8 +91,8 @@ impl Application {
             .await
             .context("cannot read the install id")?
             .unwrap_or_default();
-        let observe = crate::observe::Observe::start(storage.clone(), &config.observe, install_id);
-        crate::observe::retention::spawn(storage.clone(), config.observe.retention_days);
+        let observe = crate::observability::Observe::start(storage.clone(), &config.observe, install_id);
+        crate::observability::retention::spawn(storage.clone(), config.observe.retention_days);
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
             .await

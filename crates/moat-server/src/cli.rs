@@ -213,7 +213,7 @@ pub async fn admin(config: &Config, command: &AdminCommand) -> anyhow::Result<St
     | AdminCommand::Unban { email }
     | AdminCommand::SetPassword { email, .. }
     | AdminCommand::Premium { email, .. }) = command;
-    let email = crate::auth::validate::normalize_email(email);
+    let email = crate::accounts::validate::normalize_email(email);
     let user = storage
         .user_by_email(&email)
         .await?
@@ -240,7 +240,7 @@ pub async fn admin(config: &Config, command: &AdminCommand) -> anyhow::Result<St
         AdminCommand::SetPassword { password, .. } => {
             let (password, generated) = match password {
                 Some(p) => {
-                    if let Some(problem) = crate::auth::password::check_password(
+                    if let Some(problem) = crate::accounts::password::check_password(
                         p,
                         user.email.as_deref(),
                         user.nickname.as_deref(),
@@ -251,11 +251,11 @@ pub async fn admin(config: &Config, command: &AdminCommand) -> anyhow::Result<St
                 }
                 None => (temporary_password(), true),
             };
-            let hash = crate::auth::password::Passwords::default()
+            let hash = crate::accounts::password::Passwords::default()
                 .hash(&password)
                 .await?;
             storage
-                .set_password_hash(user.id, &hash, crate::auth::now())
+                .set_password_hash(user.id, &hash, crate::accounts::now())
                 .await?;
             if generated {
                 format!("{email}: password set to {password} (temporary: ask them to change it); their sessions have ended")

@@ -2,14 +2,14 @@
 //! embedded web app) and its start-up and shutdown. `main.rs` only calls [`cli::main`].
 
 pub mod app;
-pub mod auth;
+pub mod accounts;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod http;
 pub mod logging;
 pub mod market;
-pub mod observe;
+pub mod observability;
 pub mod portfolio;
 pub mod server;
 

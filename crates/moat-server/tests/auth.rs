@@ -9,7 +9,7 @@ use base64::Engine;
 use futures_util::{stream::FuturesUnordered, StreamExt};
 use helpers::{assert_error, send, signup, TestApp, PASSWORD};
 use moat_server::{
-    auth::{
+    accounts::{
         rate_limit::{FIRST_BACKOFF, FREE_LOGIN_FAILURES},
         token::{Claims, TokenKeys},
     },
@@ -250,7 +250,7 @@ async fn forged_expired_and_wrong_algorithm_tokens_are_refused() {
             "another member's id",
             enc(
                 &Claims {
-                    data: moat_server::auth::token::TokenData {
+                    data: moat_server::accounts::token::TokenData {
                         user_id: 999,
                         ..good.data.clone()
                     },
@@ -732,7 +732,7 @@ async fn sign_ups_refused_as_taken_do_not_use_up_the_allowance() {
         // Social sign-ups with a taken nickname, too.
         let now = chrono::Utc::now().timestamp();
         s.insert_ticket(&Ticket {
-            ticket_hash: moat_server::auth::oidc::hash_ticket("social"),
+            ticket_hash: moat_server::accounts::oidc::hash_ticket("social"),
             kind: TicketKind::Signup,
             provider: "kakao".into(),
             subject: "s1".into(),
@@ -1073,7 +1073,7 @@ async fn social_only_members_delete_with_a_recent_session() {
     let now = chrono::Utc::now().timestamp();
     let ticket = "t".repeat(64);
     s.insert_ticket(&Ticket {
-        ticket_hash: moat_server::auth::oidc::hash_ticket(&ticket),
+        ticket_hash: moat_server::accounts::oidc::hash_ticket(&ticket),
         kind: TicketKind::Signup,
         provider: "google".into(),
         subject: "sub-1".into(),
@@ -1143,7 +1143,7 @@ async fn signup_tickets_are_single_use_and_expire() {
         let s = storage(&app).await;
         let now = chrono::Utc::now().timestamp();
         let put = |t: &str, subject: &str, expires_at: i64| Ticket {
-            ticket_hash: moat_server::auth::oidc::hash_ticket(t),
+            ticket_hash: moat_server::accounts::oidc::hash_ticket(t),
             kind: TicketKind::Signup,
             provider: "kakao".into(),
             subject: subject.into(),
@@ -1193,7 +1193,7 @@ async fn a_link_ticket_links_the_identity_when_the_password_proves_the_account()
         signup(&app, "ant@x.io", "ant").await;
         let now = chrono::Utc::now().timestamp();
         let ticket = |t: &str, email: &str| Ticket {
-            ticket_hash: moat_server::auth::oidc::hash_ticket(t),
+            ticket_hash: moat_server::accounts::oidc::hash_ticket(t),
             kind: TicketKind::Link,
             provider: "naver".into(),
             subject: "n-1".into(),

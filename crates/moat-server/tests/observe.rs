@@ -1462,16 +1462,16 @@ async fn retention_purges_data_older_than_the_cutoff() {
     assert!(before.sessions == 1 && before.data_rows() > 5, "{before:?}");
 
     // A cut-off 30 days back keeps today's data.
-    let kept = moat_server::observe::retention::purge_before(
+    let kept = moat_server::observability::retention::purge_before(
         storage.as_ref(),
-        moat_server::observe::retention::cutoff(now_ms(), 30),
+        moat_server::observability::retention::cutoff(now_ms(), 30),
     )
     .await
     .unwrap();
     assert_eq!(kept, 0);
     assert_eq!(storage.obs_counts().await.unwrap(), before);
     // A cut-off in the future removes everything, in batches.
-    let purged = moat_server::observe::retention::purge_before(storage.as_ref(), now_ms() + 60_000)
+    let purged = moat_server::observability::retention::purge_before(storage.as_ref(), now_ms() + 60_000)
         .await
         .unwrap();
     assert_eq!(purged as i64, before.sessions + before.data_rows());

@@ -1,6 +1,6 @@
 //! Property: any change to a valid token's bytes makes it invalid.
 
-use moat_server::auth::token::{Claims, TokenData, TokenKeys};
+use moat_server::accounts::token::{Claims, TokenData, TokenKeys};
 use proptest::prelude::*;
 
 fn token(keys: &TokenKeys) -> String {

@@ -30,7 +30,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{auth, market, observe, portfolio, AppState};
+use crate::{accounts, market, observability, portfolio, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -39,7 +39,7 @@ use error::ApiError;
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
     modifiers(&BearerAuth),
-    tags((name = "meta"), (name = "ops"), (name = "auth"), (name = "account"), (name = "admin"), (name = "market"), (name = "observe"))
+    tags((name = "meta"), (name = "ops"), (name = "accounts"), (name = "market"), (name = "portfolio"), (name = "observability"))
 )]
 struct ApiDoc;
 
@@ -70,22 +70,22 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
         .routes(routes!(meta::get_meta))
-        .routes(routes!(auth::routes::signup))
-        .routes(routes!(auth::routes::login))
-        .routes(routes!(auth::routes::logout))
+        .routes(routes!(accounts::routes::signup))
+        .routes(routes!(accounts::routes::login))
+        .routes(routes!(accounts::routes::logout))
         .routes(routes!(
-            auth::routes::get_me,
-            auth::routes::update_me,
-            auth::routes::delete_me
+            accounts::routes::get_me,
+            accounts::routes::update_me,
+            accounts::routes::delete_me
         ))
-        .routes(routes!(auth::routes::change_password))
-        .routes(routes!(auth::routes::export_me))
-        .routes(routes!(auth::routes::get_user))
-        .routes(routes!(auth::routes::set_premium))
-        .routes(routes!(auth::oidc::list_providers))
-        .routes(routes!(auth::oidc::start))
-        .routes(routes!(auth::oidc::callback, auth::oidc::callback_form))
-        .routes(routes!(auth::routes::oidc_signup))
+        .routes(routes!(accounts::routes::change_password))
+        .routes(routes!(accounts::routes::export_me))
+        .routes(routes!(accounts::routes::get_user))
+        .routes(routes!(accounts::routes::set_premium))
+        .routes(routes!(accounts::oidc::list_providers))
+        .routes(routes!(accounts::oidc::start))
+        .routes(routes!(accounts::oidc::callback, accounts::oidc::callback_form))
+        .routes(routes!(accounts::routes::oidc_signup))
         .routes(routes!(
             portfolio::routes::list_portfolios,
             portfolio::routes::create_portfolio
@@ -130,15 +130,15 @@ fn api_routes() -> OpenApiRouter<AppState> {
             market::routes::get_favorites,
             market::routes::put_favorites
         ))
-        .routes(routes!(observe::console::list_sessions))
-        .routes(routes!(observe::console::get_session))
-        .routes(routes!(observe::console::get_replay))
-        .routes(routes!(observe::console::list_error_groups))
-        .routes(routes!(observe::console::get_error_group))
-        .routes(routes!(observe::console::list_feedback))
-        .routes(routes!(observe::console::vitals_report))
-        .routes(routes!(observe::console::get_trace))
-        .routes(routes!(observe::identity::bind_session))
+        .routes(routes!(observability::console::list_sessions))
+        .routes(routes!(observability::console::get_session))
+        .routes(routes!(observability::console::get_replay))
+        .routes(routes!(observability::console::list_error_groups))
+        .routes(routes!(observability::console::get_error_group))
+        .routes(routes!(observability::console::list_feedback))
+        .routes(routes!(observability::console::vitals_report))
+        .routes(routes!(observability::console::get_trace))
+        .routes(routes!(observability::identity::bind_session))
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -169,15 +169,15 @@ pub fn router(state: AppState) -> Router {
         // A span per API request that continues a browser trace (observe::spans).
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
-            observe::spans::record,
+            observability::spans::record,
         ))
-        .layer(middleware::from_fn(auth::extract::renew_tokens))
+        .layer(middleware::from_fn(accounts::extract::renew_tokens))
         .layer(middleware::from_fn(security::no_store_when_private));
     // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
     let ingest = Router::new()
-        .route("/public", axum::routing::post(observe::graphql::public))
-        .route("/v1/traces", axum::routing::post(observe::otlp::traces))
-        .route("/v1/metrics", axum::routing::post(observe::otlp::metrics));
+        .route("/public", axum::routing::post(observability::graphql::public))
+        .route("/v1/traces", axum::routing::post(observability::otlp::traces))
+        .route("/v1/metrics", axum::routing::post(observability::otlp::metrics));
 
     with_layers(
         Router::new()
@@ -227,7 +227,7 @@ async fn api_not_found() -> ApiError {
 async fn reject_oversized(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
     // The ingest checks its own (larger) caps and answers in its own shapes.
-    if observe::is_ingest_path(path) {
+    if observability::is_ingest_path(path) {
         return next.run(request).await;
     }
     let limit = if path.starts_with("/api/portfolios/") && path.contains("/import") {
@@ -283,12 +283,12 @@ mod tests {
             body_limit_bytes: 2048,
             ..Config::default()
         };
-        let auth = crate::auth::Auth::new(&config.auth, &db_dir).unwrap();
+        let auth = crate::accounts::Auth::new(&config.auth, &db_dir).unwrap();
         let market = crate::market::MarketService::start(storage.clone(), &config.market)
             .await
             .unwrap();
         let observe =
-            crate::observe::Observe::start(storage.clone(), &config.observe, String::new());
+            crate::observability::Observe::start(storage.clone(), &config.observe, String::new());
         let state = AppState {
             observe,
             auth: Arc::new(auth),

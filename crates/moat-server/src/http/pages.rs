@@ -506,7 +506,7 @@ pub async fn card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCode
         return (Card::of(page, lang), status);
     }
     let nickname = percent_decode(trim(path).trim_start_matches("/u/"));
-    match crate::auth::routes::public_profile(state, &nickname).await {
+    match crate::accounts::routes::public_profile(state, &nickname).await {
         Ok(Some(profile)) => {
             let n = &profile.nickname;
             let card = match lang {

@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{MarketService, MOVERS, OVERVIEW_FX, OVERVIEW_INDICES};
 use crate::{
-    auth::extract::{Member, Operator},
+    accounts::extract::{Member, Operator},
     http::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
@@ -716,7 +716,7 @@ pub struct ProviderStatusDto {
 }
 
 /// The providers per market (operators only).
-#[utoipa::path(get, path = "/api/market/providers", tag = "admin", security(("bearer" = [])), responses(
+#[utoipa::path(get, path = "/api/market/providers", tag = "accounts", security(("bearer" = [])), responses(
     (status = 200, body = [ProviderStatusDto]),
     (status = 401, body = ErrorBody),
     (status = 403, body = ErrorBody),

@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{fx_history, latest_fx, settings_of, snapshot};
 use crate::market::routes::{find, parse_date};
 use crate::{
-    auth::extract::Member,
+    accounts::extract::Member,
     http::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
@@ -96,7 +96,7 @@ fn range(
 
 /// An instrument's dividends with an ex-date in the range: history and those
 /// announced or expected.
-#[utoipa::path(get, path = "/api/instruments/{id}/dividends", tag = "dividends", params(("id" = String, Path), RangeParams), responses(
+#[utoipa::path(get, path = "/api/instruments/{id}/dividends", tag = "portfolio", params(("id" = String, Path), RangeParams), responses(
     (status = 200, body = [DividendDto]),
     (status = 400, body = ErrorBody),
     (status = 404, body = ErrorBody),
@@ -143,7 +143,7 @@ pub struct CalendarDividend {
 }
 
 /// Dividends whose ex-date or pay date falls in the range, by ex-date.
-#[utoipa::path(get, path = "/api/dividends/calendar", tag = "dividends", params(CalendarParams), responses(
+#[utoipa::path(get, path = "/api/dividends/calendar", tag = "portfolio", params(CalendarParams), responses(
     (status = 200, body = [CalendarDividend]),
     (status = 400, body = ErrorBody),
 ))]
@@ -227,7 +227,7 @@ pub struct MyDividendParams {
 
 /// The member's dividends: received, entitled (not yet recorded), the 12-month
 /// projection by month, trailing yield and yield on cost — after withholding.
-#[utoipa::path(get, path = "/api/me/dividends", tag = "dividends", security(("bearer" = [])), params(MyDividendParams), responses(
+#[utoipa::path(get, path = "/api/me/dividends", tag = "portfolio", security(("bearer" = [])), params(MyDividendParams), responses(
     (status = 200, description = "`{received, entitlements, projection: [{month, gross, net}], trailing_yield, yield_on_cost}`", body = Object),
     (status = 400, body = ErrorBody),
     (status = 401, body = ErrorBody),

@@ -32,7 +32,7 @@ use super::{
     settings_of, snapshot, split_of, write,
 };
 use crate::{
-    auth::extract::Member,
+    accounts::extract::Member,
     http::{
         error::{ApiError, ErrorBody},
         idempotency::{self, Idempotency},

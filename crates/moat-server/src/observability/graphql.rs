@@ -30,7 +30,7 @@ use super::{
     limits::{self, DecodeError, MAX_SECURE_ID_CHARS, MAX_TEXT_CHARS},
     now_ms, redact, vitals, Observe,
 };
-use crate::{auth::extract::ClientIp, AppState};
+use crate::{accounts::extract::ClientIp, AppState};
 
 /// The message that stops the recorder without retries.
 pub const QUOTA_MESSAGE: &str = "BillingQuotaExceeded";

@@ -16,14 +16,14 @@ use serde_json::json;
 
 use super::limits;
 use crate::{
-    auth::extract::Member,
+    accounts::extract::Member,
     http::error::{ApiError, ErrorBody},
     AppState,
 };
 
 /// Binds a recorded session to the calling member: the session's member becomes the
 /// caller's user id and its user object `{"nickname": …}`, as stored on the server.
-#[utoipa::path(put, path = "/api/observe/sessions/{secure_id}/member", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(put, path = "/api/observe/sessions/{secure_id}/member", tag = "observability", security(("bearer" = [])),
     params(("secure_id" = String, Path, description = "The recorder's session secure id.")), responses(
     (status = 204, description = "The session is bound to the caller"),
     (status = 400, description = "`invalid_parameter`: not a session secure id", body = ErrorBody),

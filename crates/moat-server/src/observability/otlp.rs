@@ -35,7 +35,7 @@ use super::{
     limits::{self, DecodeError, MAX_RECORDS_PER_REQUEST, MAX_TEXT_CHARS},
     now_ms, redact, vitals,
 };
-use crate::{auth::extract::ClientIp, AppState};
+use crate::{accounts::extract::ClientIp, AppState};
 
 /// The attribute naming the recorded session.
 pub const SESSION_ATTRIBUTE: &str = "highlight.session_id";

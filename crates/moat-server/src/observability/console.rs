@@ -21,7 +21,7 @@ use moat_storage::observability::{
 
 use super::{ingest, limits, vitals};
 use crate::{
-    auth::extract::Operator,
+    accounts::extract::Operator,
     http::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
@@ -192,7 +192,7 @@ pub struct SessionListParams {
 }
 
 /// Recorded sessions, newest first.
-#[utoipa::path(get, path = "/api/operator/observe/sessions", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions", tag = "observability", security(("bearer" = [])),
     params(SessionListParams), responses(
     (status = 200, body = ObsSessionList),
     (status = 400, description = "`invalid_parameter`", body = ErrorBody),
@@ -262,7 +262,7 @@ async fn session_by_id(state: &AppState, secure_id: &str) -> Result<ObsSessionRo
 
 /// One session with its timeline: page loads, navigations, clicks, console messages,
 /// network requests and errors.
-#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}", tag = "observability", security(("bearer" = [])),
     params(("secure_id" = String, Path)), responses(
     (status = 200, body = ObsSessionDetail),
     (status = 403, body = ErrorBody),
@@ -360,7 +360,7 @@ pub struct ReplayParams {
 /// One page of the session's replay events, ready for an rrweb player: the player
 /// starts on the first page and takes the rest as they come. The body is compressed
 /// like every API response.
-#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}/replay", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}/replay", tag = "observability", security(("bearer" = [])),
     params(("secure_id" = String, Path), ReplayParams), responses(
     (status = 200, body = ObsReplay),
     (status = 400, description = "`invalid_parameter`", body = ErrorBody),
@@ -505,7 +505,7 @@ pub struct PageParams {
 }
 
 /// Error groups, most recently seen first.
-#[utoipa::path(get, path = "/api/operator/observe/errors", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/errors", tag = "observability", security(("bearer" = [])),
     params(PageParams), responses(
     (status = 200, body = ErrorGroupList),
     (status = 400, body = ErrorBody),
@@ -571,7 +571,7 @@ pub struct ErrorGroupDetail {
 }
 
 /// An error group with its latest occurrences.
-#[utoipa::path(get, path = "/api/operator/observe/errors/{id}", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/errors/{id}", tag = "observability", security(("bearer" = [])),
     params(("id" = i64, Path)), responses(
     (status = 200, body = ErrorGroupDetail),
     (status = 400, body = ErrorBody),
@@ -633,7 +633,7 @@ pub struct FeedbackParams {
 }
 
 /// Feedback sent from recorded sessions, newest first.
-#[utoipa::path(get, path = "/api/operator/observe/feedback", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/feedback", tag = "observability", security(("bearer" = [])),
     params(FeedbackParams), responses(
     (status = 200, body = FeedbackList),
     (status = 400, body = ErrorBody),
@@ -733,7 +733,7 @@ fn stats(samples: &mut BTreeMap<&'static str, Vec<f64>>) -> Vec<VitalStatDto> {
 
 /// Web vitals at the 75th percentile, overall and per page, rated against the
 /// spec's thresholds.
-#[utoipa::path(get, path = "/api/operator/observe/vitals", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/vitals", tag = "observability", security(("bearer" = [])),
     params(VitalsParams), responses(
     (status = 200, body = VitalsReport),
     (status = 400, body = ErrorBody),
@@ -854,7 +854,7 @@ fn span_dto(s: &SpanRow, trace_start: i64) -> SpanDto {
 }
 
 /// A trace's spans: the browser's and the server's, ready for a waterfall.
-#[utoipa::path(get, path = "/api/operator/observe/traces/{trace_id}", tag = "observe", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/traces/{trace_id}", tag = "observability", security(("bearer" = [])),
     params(("trace_id" = String, Path, description = "32 hex digits")), responses(
     (status = 200, body = TraceDto),
     (status = 400, body = ErrorBody),

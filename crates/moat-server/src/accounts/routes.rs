@@ -216,7 +216,7 @@ async fn issue(state: &AppState, user: &User) -> Result<String, ApiError> {
 
 /// Creates an account with email and password; the first account of an install is
 /// the operator.
-#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = SignupRequest, responses(
+#[utoipa::path(post, path = "/api/auth/signup", tag = "accounts", request_body = SignupRequest, responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "`email_taken` or `nickname_taken`", body = ErrorBody),
     (status = 422, description = "`invalid_input`, `fields` names each bad field", body = ErrorBody),
@@ -313,7 +313,7 @@ async fn settle_login(state: &AppState, permit: LoginPermit, outcome: Outcome) {
 
 /// Logs in with email and password; with a `link_ticket`, also links the social
 /// identity it names.
-#[utoipa::path(post, path = "/api/auth/login", tag = "auth", request_body = LoginRequest, responses(
+#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = LoginRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_credentials` (same answer for an unknown email)", body = ErrorBody),
     (status = 403, description = "`account_banned`", body = ErrorBody),
@@ -383,7 +383,7 @@ pub async fn login(
 }
 
 /// Ends this session (the token stops working).
-#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", security(("bearer" = [])), responses(
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", security(("bearer" = [])), responses(
     (status = 204, description = "Logged out"),
     (status = 401, body = ErrorBody),
 ))]
@@ -396,7 +396,7 @@ pub async fn logout(State(state): State<AppState>, member: Member) -> Result<Sta
 }
 
 /// The logged-in member's account.
-#[utoipa::path(get, path = "/api/me", tag = "account", security(("bearer" = [])), responses(
+#[utoipa::path(get, path = "/api/me", tag = "accounts", security(("bearer" = [])), responses(
     (status = 200, body = Me),
     (status = 401, body = ErrorBody),
 ))]
@@ -408,7 +408,7 @@ pub async fn get_me(
 }
 
 /// Changes the nickname; the answer is a new token carrying it.
-#[utoipa::path(patch, path = "/api/me", tag = "account", security(("bearer" = [])), request_body = UpdateMeRequest, responses(
+#[utoipa::path(patch, path = "/api/me", tag = "accounts", security(("bearer" = [])), request_body = UpdateMeRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, body = ErrorBody),
     (status = 409, description = "`nickname_taken`", body = ErrorBody),
@@ -483,7 +483,7 @@ async fn confirm_password(
 
 /// Sets a new password (the current one is required when there is one). Every
 /// session ends; the answer is a new token.
-#[utoipa::path(post, path = "/api/me/password", tag = "account", security(("bearer" = [])), request_body = ChangePasswordRequest, responses(
+#[utoipa::path(post, path = "/api/me/password", tag = "accounts", security(("bearer" = [])), request_body = ChangePasswordRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, body = ErrorBody),
     (status = 422, description = "`fields.current_password` or `fields.new_password`", body = ErrorBody),
@@ -528,7 +528,7 @@ pub async fn change_password(
 }
 
 /// Everything stored about the member, as a JSON download.
-#[utoipa::path(get, path = "/api/me/export", tag = "account", security(("bearer" = [])), responses(
+#[utoipa::path(get, path = "/api/me/export", tag = "accounts", security(("bearer" = [])), responses(
     (status = 200, body = MeExport, headers(("content-disposition" = String))),
     (status = 401, body = ErrorBody),
 ))]
@@ -586,7 +586,7 @@ pub async fn export_me(
 
 /// Deletes the account: personal data is removed, content stays as "a deleted
 /// member". Needs the password, or for social-only members a log-in under 10 minutes old.
-#[utoipa::path(delete, path = "/api/me", tag = "account", security(("bearer" = [])), request_body = DeleteMeRequest, responses(
+#[utoipa::path(delete, path = "/api/me", tag = "accounts", security(("bearer" = [])), request_body = DeleteMeRequest, responses(
     (status = 204, description = "Deleted"),
     (status = 401, body = ErrorBody),
     (status = 403, description = "`reauthentication_required`", body = ErrorBody),
@@ -614,7 +614,7 @@ pub async fn delete_me(
 }
 
 /// A member's public profile.
-#[utoipa::path(get, path = "/api/users/{nickname}", tag = "account", params(("nickname" = String, Path)), responses(
+#[utoipa::path(get, path = "/api/users/{nickname}", tag = "accounts", params(("nickname" = String, Path)), responses(
     (status = 200, body = PublicProfile),
     (status = 404, body = ErrorBody),
 ))]
@@ -647,7 +647,7 @@ pub async fn public_profile(
 }
 
 /// Turns a member's premium flag on or off (operators only).
-#[utoipa::path(put, path = "/api/admin/users/{user_id}/premium", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/premium", tag = "accounts", security(("bearer" = [])),
     params(("user_id" = i64, Path)), request_body = SetPremiumRequest, responses(
     (status = 200, body = Me),
     (status = 401, body = ErrorBody),
@@ -671,7 +671,7 @@ pub async fn set_premium(
 
 /// Creates the account of a new social identity: the ticket from the redirect and a
 /// nickname.
-#[utoipa::path(post, path = "/api/auth/oidc/signup", tag = "auth", request_body = OidcSignupRequest, responses(
+#[utoipa::path(post, path = "/api/auth/oidc/signup", tag = "accounts", request_body = OidcSignupRequest, responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "`email_taken` or `nickname_taken`", body = ErrorBody),
     (status = 422, description = "`fields.nickname`, or `fields.ticket` (expired or used)", body = ErrorBody),

@@ -266,7 +266,7 @@ fn fail(code: &str) -> Response {
 }
 
 /// The social log-in providers.
-#[utoipa::path(get, path = "/api/auth/oidc/providers", tag = "auth", responses(
+#[utoipa::path(get, path = "/api/auth/oidc/providers", tag = "accounts", responses(
     (status = 200, body = Vec<ProviderInfo>),
 ))]
 pub async fn list_providers(State(state): State<AppState>) -> ApiJson<Vec<ProviderInfo>> {
@@ -293,7 +293,7 @@ pub struct StartQuery {
 }
 
 /// Sends the browser to the provider (authorization code + PKCE S256, `state`, `nonce`).
-#[utoipa::path(get, path = "/api/auth/oidc/{id}/start", tag = "auth",
+#[utoipa::path(get, path = "/api/auth/oidc/{id}/start", tag = "accounts",
     params(("id" = String, Path), StartQuery), responses(
     (status = 302, description = "To the provider, or to `/login#error=oidc_failed`"),
     (status = 404, body = crate::http::error::ErrorBody),
@@ -414,7 +414,7 @@ pub struct CallbackParams {
 }
 
 /// Where the provider sends the browser back; redirects to the web app.
-#[utoipa::path(get, path = "/api/auth/oidc/{id}/callback", tag = "auth",
+#[utoipa::path(get, path = "/api/auth/oidc/{id}/callback", tag = "accounts",
     params(("id" = String, Path), CallbackParams), responses(
     (status = 302, description = "`/auth/complete#token=…`, `/signup/social#ticket=…`, `/login#link_ticket=…` or `/login#error=…`"),
 ))]
@@ -427,7 +427,7 @@ pub async fn callback(
 }
 
 /// The same, for providers that answer with a form POST (Apple).
-#[utoipa::path(post, path = "/api/auth/oidc/{id}/callback", tag = "auth",
+#[utoipa::path(post, path = "/api/auth/oidc/{id}/callback", tag = "accounts",
     params(("id" = String, Path)),
     request_body(content = CallbackParams, content_type = "application/x-www-form-urlencoded"),
     responses((status = 302, description = "As the GET callback")))]
