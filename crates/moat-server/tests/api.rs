@@ -313,3 +313,125 @@ async fn a_json_array_where_an_object_is_expected_is_refused_and_changes_nothing
         assert_eq!(r.status(), 200, "{backend:?}: objects still work");
     }
 }
+
+/// Whether `schema` says what a body holds: a `$ref`, or a `type` whose objects list
+/// their properties (or the type of their values) and whose arrays type their items.
+/// An empty schema `{}`, a bare `type: object` or a missing schema does not.
+fn is_typed(schema: &serde_json::Value) -> bool {
+    let Some(s) = schema.as_object().filter(|s| !s.is_empty()) else {
+        return false;
+    };
+    if s.contains_key("$ref") {
+        return true;
+    }
+    if let Some(parts) = ["oneOf", "anyOf", "allOf"].iter().find_map(|k| s.get(*k)) {
+        return parts
+            .as_array()
+            .is_some_and(|p| !p.is_empty() && p.iter().all(is_typed));
+    }
+    let types: Vec<&str> = match s.get("type") {
+        Some(serde_json::Value::String(t)) => vec![t.as_str()],
+        Some(serde_json::Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str()).collect(),
+        _ => return false,
+    };
+    types.iter().all(|t| match *t {
+        "object" => {
+            s.get("properties")
+                .and_then(|p| p.as_object())
+                .is_some_and(|p| !p.is_empty())
+                || s.get("additionalProperties").is_some_and(|a| a.is_object())
+        }
+        "array" => s.get("items").is_some_and(is_typed),
+        _ => true,
+    })
+}
+
+/// The untyped properties of `schema` and of the components it refers to, as
+/// `Name.field` paths (each component visited once).
+fn untyped_properties(
+    doc: &serde_json::Value,
+    schema: &serde_json::Value,
+    at: &str,
+    seen: &mut std::collections::HashSet<String>,
+    out: &mut Vec<String>,
+) {
+    if let Some(name) = schema["$ref"]
+        .as_str()
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+    {
+        if seen.insert(name.to_owned()) {
+            let target = &doc["components"]["schemas"][name];
+            untyped_properties(doc, target, name, seen, out);
+        }
+        return;
+    }
+    if let Some(props) = schema["properties"].as_object() {
+        for (field, prop) in props {
+            let here = format!("{at}.{field}");
+            if !is_typed(prop) {
+                out.push(here.clone());
+            }
+            untyped_properties(doc, prop, &here, seen, out);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if schema[key].is_object() {
+            untyped_properties(doc, &schema[key], &format!("{at}[]"), seen, out);
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        for part in schema[key].as_array().into_iter().flatten() {
+            untyped_properties(doc, part, at, seen, out);
+        }
+    }
+}
+
+#[test]
+fn every_json_body_in_the_openapi_document_is_typed() {
+    let doc: serde_json::Value = serde_json::from_str(&moat_server::http::openapi_json()).unwrap();
+    let mut untyped = Vec::new();
+    let mut untyped_portfolio_fields = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut bodies = 0;
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            let Some(responses) = op["responses"].as_object() else {
+                continue;
+            };
+            let portfolio = op["tags"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "portfolio"));
+            let request = op["requestBody"]["content"]
+                .get("application/json")
+                .map(|c| ("request".to_owned(), c));
+            let answers = responses.iter().filter_map(|(status, r)| {
+                r["content"]
+                    .get("application/json")
+                    .map(|c| (status.clone(), c))
+            });
+            for (which, content) in request.into_iter().chain(answers) {
+                bodies += 1;
+                let schema = &content["schema"];
+                if !is_typed(schema) {
+                    untyped.push(format!(
+                        "{} {path} {which}: {schema}",
+                        method.to_uppercase()
+                    ));
+                } else if portfolio {
+                    untyped_properties(&doc, schema, "", &mut seen, &mut untyped_portfolio_fields);
+                }
+            }
+        }
+    }
+    assert!(bodies > 50, "the walk found the JSON bodies ({bodies})");
+    assert!(
+        untyped.is_empty(),
+        "JSON bodies without a typed schema:\n{}",
+        untyped.join("\n")
+    );
+    assert!(
+        untyped_portfolio_fields.is_empty(),
+        "untyped fields in the portfolio area's bodies:\n{}",
+        untyped_portfolio_fields.join("\n")
+    );
+}

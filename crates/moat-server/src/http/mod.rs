@@ -86,39 +86,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::oidc::start))
         .routes(routes!(accounts::oidc::callback, accounts::oidc::callback_form))
         .routes(routes!(accounts::routes::oidc_signup))
-        .routes(routes!(
-            portfolio::routes::list_portfolios,
-            portfolio::routes::create_portfolio
-        ))
-        .routes(routes!(
-            portfolio::routes::get_portfolio,
-            portfolio::routes::patch_portfolio,
-            portfolio::routes::delete_portfolio
-        ))
-        .routes(routes!(portfolio::routes::reorder_portfolios))
-        .routes(routes!(
-            portfolio::routes::list_transactions,
-            portfolio::routes::add_transaction
-        ))
-        .routes(routes!(
-            portfolio::routes::update_transaction,
-            portfolio::routes::delete_transaction
-        ))
-        .routes(routes!(portfolio::routes::get_valuation))
-        .routes(routes!(portfolio::routes::get_performance))
-        .routes(routes!(portfolio::routes::get_allocation))
-        // CSV imports may be larger than other bodies (up to 5 MB); this inner limit
-        // overrides the instance's `body_limit_bytes` for these two routes only.
-        .merge(
-            OpenApiRouter::new()
-                .routes(routes!(portfolio::routes::import_preview))
-                .routes(routes!(portfolio::routes::import_apply))
-                .layer(DefaultBodyLimit::max(portfolio::routes::MAX_IMPORT_BYTES)),
-        )
-        .routes(routes!(portfolio::routes::export_csv))
-        .routes(routes!(portfolio::dividends::instrument_dividends))
-        .routes(routes!(portfolio::dividends::calendar))
-        .routes(routes!(portfolio::dividends::my_dividends))
+        .merge(portfolio::routes())
         .routes(routes!(market::routes::search))
         .routes(routes!(market::routes::get_instrument))
         .routes(routes!(market::routes::get_quote))
@@ -234,7 +202,7 @@ async fn reject_oversized(State(state): State<AppState>, request: Request, next:
         state
             .config
             .body_limit_bytes
-            .max(portfolio::routes::MAX_IMPORT_BYTES)
+            .max(portfolio::MAX_IMPORT_BYTES)
     } else {
         state.config.body_limit_bytes
     };

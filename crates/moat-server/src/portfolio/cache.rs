@@ -24,7 +24,7 @@ use moat_portfolio::{applicable, Issue, PortfolioSettings, Transaction};
 use moat_storage::{LedgerWrite, PortfolioRow};
 use quick_cache::{sync::Cache, Weighter};
 
-use super::{settings_of, to_domain, to_domain_all};
+use super::service::{settings_of, to_domain, to_domain_all};
 use crate::{http::error::ApiError, AppState};
 
 /// How many transactions the cache holds in all (about 200 bytes each: ~40 MB).

@@ -17,8 +17,8 @@ use moat_storage::{LedgerWrite, NewTransaction, PortfolioRow, TransactionRow};
 
 use super::{
     cache::LedgerState,
-    routes::{invalid_transaction, new_to_domain, not_found, TransactionDto},
-    settings_of,
+    dto::TransactionDto,
+    service::{invalid_transaction, new_to_domain, not_found, settings_of},
 };
 use crate::{
     http::{error::ApiError, idempotency::Idempotency},

@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use axum::extract::{Path, Query, State};
 use chrono::{Datelike, Duration, NaiveDate, Utc};
 use moat_market::{Dividend, Instrument, InstrumentId, Kind};
 use moat_portfolio::{
@@ -14,16 +13,14 @@ use moat_portfolio::{
     CurrencyMode, Ledger, TxKind,
 };
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
 
-use super::{fx_history, latest_fx, settings_of, snapshot};
-use crate::market::routes::{find, parse_date};
+use super::{domain_error, fx_history, latest_fx, settings_of, snapshot};
 use crate::{
-    accounts::extract::Member,
-    http::{
-        error::{ApiError, ErrorBody},
-        json::ApiJson,
+    http::error::ApiError,
+    market::routes::{find, parse_date},
+    portfolio::dto::{
+        CalendarDividend, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
+        ProjectionMonthDto, ReceivedDividendDto,
     },
     AppState,
 };
@@ -38,38 +35,6 @@ pub const ENTITLEMENT_LOOKBACK_DAYS: i64 = 365;
 /// A recorded dividend matches an entitlement if its date falls from the ex-date to
 /// this many days after the pay date.
 pub const RECORDED_SLACK_DAYS: i64 = 31;
-
-#[derive(Serialize, ToSchema, Debug, Clone)]
-pub struct DividendDto {
-    pub instrument_id: String,
-    pub ex_date: String,
-    pub record_date: Option<String>,
-    pub pay_date: Option<String>,
-    /// Per share, decimal string.
-    pub amount: String,
-    pub currency: String,
-}
-
-impl DividendDto {
-    fn new(id: &InstrumentId, d: &Dividend) -> Self {
-        Self {
-            instrument_id: id.to_string(),
-            ex_date: d.ex_date.to_string(),
-            record_date: d.record_date.map(|d| d.to_string()),
-            pay_date: d.pay_date.map(|d| d.to_string()),
-            amount: d.amount.normalize().to_string(),
-            currency: d.currency.clone(),
-        }
-    }
-}
-
-#[derive(Deserialize, IntoParams)]
-pub struct RangeParams {
-    /// `YYYY-MM-DD`; default a year ago (calendar: today).
-    pub from: Option<String>,
-    /// `YYYY-MM-DD`; default a year ahead (calendar: 31 days after `from`).
-    pub to: Option<String>,
-}
 
 fn range(
     params_from: Option<&str>,
@@ -94,72 +59,43 @@ fn range(
     Ok((from, to))
 }
 
-/// An instrument's dividends with an ex-date in the range: history and those
-/// announced or expected.
-#[utoipa::path(get, path = "/api/instruments/{id}/dividends", tag = "portfolio", params(("id" = String, Path), RangeParams), responses(
-    (status = 200, body = [DividendDto]),
-    (status = 400, body = ErrorBody),
-    (status = 404, body = ErrorBody),
-))]
+/// The dividends of instrument `raw` with an ex-date from `from` (default a year ago)
+/// to `to` (default two years after `from`): history and those announced or expected.
 pub async fn instrument_dividends(
-    State(state): State<AppState>,
-    Path(raw): Path<String>,
-    Query(params): Query<RangeParams>,
-) -> Result<ApiJson<Vec<DividendDto>>, ApiError> {
-    let inst = find(&state, &raw)?;
+    state: &AppState,
+    raw: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<DividendDto>, ApiError> {
+    let inst = find(state, raw)?;
     let id = inst.id.clone();
     let today = Utc::now().date_naive();
-    let (from, to) = range(
-        params.from.as_deref(),
-        params.to.as_deref(),
-        today - Duration::days(365),
-        730,
-    )?;
+    let (from, to) = range(from, to, today - Duration::days(365), 730)?;
     let list = state
         .market
         .dividends(&inst, from, to)
         .await
         .map_err(ApiError::internal)?;
-    Ok(ApiJson(
-        list.iter().map(|d| DividendDto::new(&id, d)).collect(),
-    ))
+    Ok(list.iter().map(|d| DividendDto::new(&id, d)).collect())
 }
 
-#[derive(Deserialize, IntoParams)]
-pub struct CalendarParams {
-    pub from: Option<String>,
-    pub to: Option<String>,
-    /// `KR`, `US` or `all` (default).
-    pub country: Option<String>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct CalendarDividend {
-    #[serde(flatten)]
-    pub dividend: DividendDto,
-    pub name_ko: String,
-    pub name_en: String,
-    pub ticker: String,
-}
-
-/// Dividends whose ex-date or pay date falls in the range, by ex-date.
-#[utoipa::path(get, path = "/api/dividends/calendar", tag = "portfolio", params(CalendarParams), responses(
-    (status = 200, body = [CalendarDividend]),
-    (status = 400, body = ErrorBody),
-))]
+/// Dividends whose ex-date or pay date falls from `from` (default today) to `to`
+/// (default 31 days later, at most 366), of `country` (`KR`, `US`, `all`), by ex-date.
 pub async fn calendar(
-    State(state): State<AppState>,
-    Query(params): Query<CalendarParams>,
-) -> Result<ApiJson<Vec<CalendarDividend>>, ApiError> {
+    state: &AppState,
+    from: Option<&str>,
+    to: Option<&str>,
+    country: Option<&str>,
+) -> Result<Vec<CalendarDividend>, ApiError> {
     let today = Utc::now().date_naive();
-    let (from, to) = range(params.from.as_deref(), params.to.as_deref(), today, 31)?;
+    let (from, to) = range(from, to, today, 31)?;
     if (to - from).num_days() > CALENDAR_MAX_DAYS {
         return Err(ApiError::invalid_parameter(
             "to",
             "At most 366 days per request.",
         ));
     }
-    let country = match params.country.as_deref().map(str::trim) {
+    let country = match country.map(str::trim) {
         None | Some("") | Some("all") | Some("ALL") => None,
         Some(c @ ("KR" | "US")) => Some(c.to_owned()),
         Some(_) => return Err(ApiError::invalid_parameter("country", "KR, US or all.")),
@@ -207,7 +143,7 @@ pub async fn calendar(
         (&a.dividend.ex_date, &a.dividend.instrument_id)
             .cmp(&(&b.dividend.ex_date, &b.dividend.instrument_id))
     });
-    Ok(ApiJson(out))
+    Ok(out)
 }
 
 fn calendar_entry(inst: &Instrument, d: &Dividend) -> CalendarDividend {
@@ -219,25 +155,15 @@ fn calendar_entry(inst: &Instrument, d: &Dividend) -> CalendarDividend {
     }
 }
 
-#[derive(Deserialize, IntoParams)]
-pub struct MyDividendParams {
-    /// `KRW` (default) or `USD`: the currency of the projection and yields.
-    pub currency: Option<String>,
-}
-
-/// The member's dividends: received, entitled (not yet recorded), the 12-month
-/// projection by month, trailing yield and yield on cost — after withholding.
-#[utoipa::path(get, path = "/api/me/dividends", tag = "portfolio", security(("bearer" = [])), params(MyDividendParams), responses(
-    (status = 200, description = "`{received, entitlements, projection: [{month, gross, net}], trailing_yield, yield_on_cost}`", body = Object),
-    (status = 400, body = ErrorBody),
-    (status = 401, body = ErrorBody),
-))]
+/// The member's dividends in `currency` (`KRW`, the default, or `USD`): received,
+/// entitled (not yet recorded), the 12-month projection by month, trailing yield and
+/// yield on cost — after withholding.
 pub async fn my_dividends(
-    State(state): State<AppState>,
-    member: Member,
-    Query(params): Query<MyDividendParams>,
-) -> Result<ApiJson<serde_json::Value>, ApiError> {
-    let currency = match params.currency.as_deref().map(str::trim) {
+    state: &AppState,
+    user_id: i64,
+    currency: Option<&str>,
+) -> Result<MyDividendsDto, ApiError> {
+    let currency = match currency.map(str::trim) {
         None | Some("") => "KRW".to_owned(),
         Some(c) if c.eq_ignore_ascii_case("KRW") || c.eq_ignore_ascii_case("USD") => {
             c.to_ascii_uppercase()
@@ -245,10 +171,9 @@ pub async fn my_dividends(
         Some(_) => return Err(ApiError::invalid_parameter("currency", "KRW or USD.")),
     };
     let mode = CurrencyMode::parse(&currency).unwrap_or(CurrencyMode::Krw);
-    let user_id = member.user.id;
     let today = Utc::now().date_naive();
     let rates = state.config.portfolio.withholding();
-    let fx = latest_fx(&state).await;
+    let fx = latest_fx(state).await;
     let portfolios = state.storage.list_portfolios(user_id).await?;
 
     let mut received = Vec::new();
@@ -260,12 +185,12 @@ pub async fn my_dividends(
     let names = |id: &InstrumentId| state.market.instrument(id);
     let ledgers = state
         .ledgers
-        .ledgers_of(&state, user_id, &portfolios)
+        .ledgers_of(state, user_id, &portfolios)
         .await?;
     let mut issues = Vec::new();
     for (p, ledger_state) in portfolios.iter().zip(&ledgers) {
         let settings = settings_of(p);
-        issues.extend(super::routes::LedgerIssueDto::of(p.id, ledger_state));
+        issues.extend(LedgerIssueDto::of(p.id, ledger_state));
         // A ledger that cannot be applied whole counts up to its broken transaction.
         let txs = ledger_state.usable();
         if txs.is_empty() {
@@ -275,25 +200,27 @@ pub async fn my_dividends(
             let Some(id) = &t.instrument else { continue };
             let inst = names(id);
             let gross = t.quantity * t.price;
-            received.push(serde_json::json!({
-                "portfolio_id": p.id,
-                "transaction_id": t.id,
-                "instrument_id": id.to_string(),
-                "name_ko": inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
-                "name_en": inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
-                "ticker": inst.as_ref().map(|i| i.ticker().to_owned()).unwrap_or_default(),
-                "date": t.trade_date.to_string(),
-                "quantity": t.quantity.normalize().to_string(),
-                "per_share": t.price.normalize().to_string(),
-                "currency": t.currency,
-                "gross": round_money(gross, &t.currency).to_string(),
-                "tax": round_money(t.tax, &t.currency).to_string(),
-                "net": round_money(gross - t.tax, &t.currency).to_string(),
-            }));
+            received.push(ReceivedDividendDto {
+                portfolio_id: p.id,
+                transaction_id: t.id,
+                instrument_id: id.to_string(),
+                name_ko: inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
+                name_en: inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
+                ticker: inst
+                    .as_ref()
+                    .map(|i| i.ticker().to_owned())
+                    .unwrap_or_default(),
+                date: t.trade_date.to_string(),
+                quantity: t.quantity.normalize().to_string(),
+                per_share: t.price.normalize().to_string(),
+                currency: t.currency.clone(),
+                gross: round_money(gross, &t.currency).to_string(),
+                tax: round_money(t.tax, &t.currency).to_string(),
+                net: round_money(gross - t.tax, &t.currency).to_string(),
+            });
         }
-        let ledger = Ledger::build(&settings, txs).map_err(|issues| {
-            super::routes::domain_error(moat_portfolio::PortfolioError::Invalid(issues))
-        })?;
+        let ledger = Ledger::build(&settings, txs)
+            .map_err(|issues| domain_error(moat_portfolio::PortfolioError::Invalid(issues)))?;
         let first = txs.iter().map(|t| t.trade_date).min().unwrap_or(today);
         let mut history: HashMap<InstrumentId, Vec<Dividend>> = HashMap::new();
         for id in ledger.holdings.keys() {
@@ -318,7 +245,7 @@ pub async fn my_dividends(
             .filter(|t| t.kind == TxKind::Dividend)
             .filter_map(|t| t.instrument.as_ref().map(|i| (i, t.trade_date)))
             .collect();
-        let fx_hist = fx_history(&state, first).await?;
+        let fx_hist = fx_history(state, first).await?;
         let due: Vec<_> = entitlements(&ledger, &history, &rates)
             .into_iter()
             .filter(|e| {
@@ -359,35 +286,36 @@ pub async fn my_dividends(
                     )
                 })
                 .flatten();
-            owed.push(serde_json::json!({
-                "portfolio_id": p.id,
-                "portfolio_name": p.name,
-                "instrument_id": e.instrument.to_string(),
-                "name_ko": inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
-                "name_en": inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
-                "ticker": inst.as_ref().map(|i| i.ticker().to_owned()).unwrap_or_default(),
-                "ex_date": e.ex_date.to_string(),
-                "pay_date": e.pay_date.map(|d| d.to_string()),
-                "quantity": e.quantity.normalize().to_string(),
-                "per_share": e.per_share.normalize().to_string(),
-                "currency": e.currency,
-                "gross": round_money(e.gross, &e.currency).to_string(),
-                "tax": round_money(e.withholding, &e.currency).to_string(),
-                "net": round_money(e.net, &e.currency).to_string(),
-                "fx_rate": fx_rate.map(|r| r.normalize().to_string()),
-            }));
+            owed.push(EntitlementDto {
+                portfolio_id: p.id,
+                portfolio_name: p.name.clone(),
+                instrument_id: e.instrument.to_string(),
+                name_ko: inst.as_ref().map(|i| i.name_ko.clone()).unwrap_or_default(),
+                name_en: inst.as_ref().map(|i| i.name_en.clone()).unwrap_or_default(),
+                ticker: inst
+                    .as_ref()
+                    .map(|i| i.ticker().to_owned())
+                    .unwrap_or_default(),
+                ex_date: e.ex_date.to_string(),
+                pay_date: e.pay_date.map(|d| d.to_string()),
+                quantity: e.quantity.normalize().to_string(),
+                per_share: e.per_share.normalize().to_string(),
+                currency: e.currency.clone(),
+                gross: round_money(e.gross, &e.currency).to_string(),
+                tax: round_money(e.withholding, &e.currency).to_string(),
+                net: round_money(e.net, &e.currency).to_string(),
+                fx_rate: fx_rate.map(|r| r.normalize().to_string()),
+            });
         }
-        for m in project(&ledger, &history, &rates, today, &currency, &fx)
-            .map_err(super::routes::domain_error)?
-        {
+        for m in project(&ledger, &history, &rates, today, &currency, &fx).map_err(domain_error)? {
             let e = months.entry(m.month).or_default();
             e.0 += m.gross;
             e.1 += m.net;
         }
         // Yields: a year of dividends at today's holdings over value and cost.
-        let snap = snapshot(&state, &ledger.holdings.keys().cloned().collect()).await;
+        let snap = snapshot(state, &ledger.holdings.keys().cloned().collect()).await;
         let valued = moat_portfolio::value_portfolio(&settings, txs, mode, &snap, &fx_hist)
-            .map_err(super::routes::domain_error)?;
+            .map_err(domain_error)?;
         for h in &valued.holdings {
             let Some(list) = history.get(&h.instrument) else {
                 continue;
@@ -408,37 +336,33 @@ pub async fn my_dividends(
                 .to_string()
         })
     };
-    let projection: Vec<serde_json::Value> = months
-        .into_iter()
-        .map(|(month, (gross, net))| {
-            serde_json::json!({
-                "month": format!("{:04}-{:02}", month.year(), month.month()),
-                "gross": round_money(gross, &currency).to_string(),
-                "net": round_money(net, &currency).to_string(),
-            })
-        })
-        .collect();
-    // Twelve months even without holdings.
-    let projection = if projection.is_empty() {
+    let month_of = |d: NaiveDate| format!("{:04}-{:02}", d.year(), d.month());
+    let projection: Vec<ProjectionMonthDto> = if months.is_empty() {
+        // Twelve months even without holdings.
         (0..12)
-            .map(|k| {
-                let first = today.with_day(1).expect("day 1") + chrono::Months::new(k);
-                serde_json::json!({
-                    "month": format!("{:04}-{:02}", first.year(), first.month()),
-                    "gross": "0", "net": "0",
-                })
+            .map(|k| ProjectionMonthDto {
+                month: month_of(today.with_day(1).expect("day 1") + chrono::Months::new(k)),
+                gross: "0".into(),
+                net: "0".into(),
             })
             .collect()
     } else {
-        projection
+        months
+            .into_iter()
+            .map(|(month, (gross, net))| ProjectionMonthDto {
+                month: month_of(month),
+                gross: round_money(gross, &currency).to_string(),
+                net: round_money(net, &currency).to_string(),
+            })
+            .collect()
     };
-    Ok(ApiJson(serde_json::json!({
-        "currency": currency,
-        "received": received,
-        "entitlements": owed,
-        "projection": projection,
-        "trailing_yield": percent(income, value),
-        "yield_on_cost": percent(income, cost),
-        "ledger_issues": issues,
-    })))
+    Ok(MyDividendsDto {
+        trailing_yield: percent(income, value),
+        yield_on_cost: percent(income, cost),
+        currency,
+        received,
+        entitlements: owed,
+        projection,
+        ledger_issues: issues,
+    })
 }

@@ -1,0 +1,233 @@
+//! Portfolios: the list with totals (and the meta portfolio's), and the checks of a new
+//! or changed portfolio.
+
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+use moat_portfolio::{
+    combine, value_portfolio, CostMethod, CurrencyMode, PortfolioSettings, Transaction,
+};
+use moat_storage::{
+    NewPortfolio, OrderableCash, PortfolioRow, PortfolioUpdate, MAX_PORTFOLIO_NAME_CHARS,
+};
+use rust_decimal::Decimal;
+
+use super::{domain_error, fx_history, instruments_of, not_found, owned, settings_of, snapshot};
+use crate::{
+    http::error::ApiError,
+    portfolio::dto::{
+        LedgerIssueDto, NewPortfolioRequest, PortfolioList, PortfolioPatch, PortfolioWithTotals,
+    },
+    AppState,
+};
+
+/// The member's portfolios in their order, each with its totals in `mode`, and the
+/// meta portfolio's totals (KRW unless `mode` is USD).
+pub async fn list_with_totals(
+    state: &AppState,
+    user_id: i64,
+    mode: CurrencyMode,
+) -> Result<PortfolioList, ApiError> {
+    let rows = state.storage.list_portfolios(user_id).await?;
+    let ledgers = state.ledgers.ledgers_of(state, user_id, &rows).await?;
+    let all: Vec<Transaction> = ledgers
+        .iter()
+        .flat_map(|t| t.usable().iter().cloned())
+        .collect();
+    let snap = snapshot(state, &instruments_of(&all)).await;
+    let first = all.iter().map(|t| t.trade_date).min();
+    let fx = match first {
+        Some(d) => fx_history(state, d).await?,
+        None => Default::default(),
+    };
+    let meta_mode = if mode == CurrencyMode::Original {
+        CurrencyMode::Krw
+    } else {
+        mode
+    };
+    let mut portfolios = Vec::new();
+    let mut parts = Vec::new();
+    for (row, ledger) in rows.iter().zip(&ledgers) {
+        let settings = settings_of(row);
+        let txs = ledger.usable();
+        let shown = value_portfolio(&settings, txs, mode, &snap, &fx).map_err(domain_error)?;
+        // The meta portfolio needs one currency; a second valuation only when the shown
+        // one is not already in it.
+        let part = if mode == meta_mode {
+            shown.clone()
+        } else {
+            value_portfolio(&settings, txs, meta_mode, &snap, &fx).map_err(domain_error)?
+        };
+        parts.push(part);
+        portfolios.push(PortfolioWithTotals {
+            portfolio: row.into(),
+            totals: shown.rounded().totals.into(),
+            ledger_issue: LedgerIssueDto::of(row.id, ledger),
+        });
+    }
+    let combined = if parts.is_empty() {
+        let settings = PortfolioSettings {
+            base_currency: meta_mode.totals_currency("KRW"),
+            ..Default::default()
+        };
+        value_portfolio(&settings, &[], meta_mode, &snap, &fx).map_err(domain_error)?
+    } else {
+        combine(&parts).map_err(domain_error)?
+    };
+    Ok(PortfolioList {
+        portfolios,
+        meta: combined.rounded().totals.into(),
+    })
+}
+
+fn check_name(errors: &mut BTreeMap<String, String>, name: &str) -> String {
+    let name = name.trim().to_owned();
+    let n = name.chars().count();
+    if n == 0 || n > MAX_PORTFOLIO_NAME_CHARS {
+        errors.insert(
+            "name".into(),
+            format!("1 to {MAX_PORTFOLIO_NAME_CHARS} characters."),
+        );
+    }
+    name
+}
+
+fn check_cost_method(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+    raw.map(|m| match CostMethod::parse(m) {
+        Some(m) => m.as_str().to_owned(),
+        None => {
+            errors.insert("cost_method".into(), "moving_average or fifo.".into());
+            String::new()
+        }
+    })
+}
+
+fn check_broker(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+    let broker = raw.map(str::trim).filter(|b| !b.is_empty())?;
+    if broker.chars().count() > MAX_PORTFOLIO_NAME_CHARS {
+        errors.insert(
+            "broker".into(),
+            format!("At most {MAX_PORTFOLIO_NAME_CHARS} characters."),
+        );
+    }
+    Some(broker.to_owned())
+}
+
+/// Creates a portfolio after the member's others, or 422 naming each bad field.
+pub async fn create(
+    state: &AppState,
+    user_id: i64,
+    body: &NewPortfolioRequest,
+) -> Result<PortfolioRow, ApiError> {
+    let mut errors = BTreeMap::new();
+    let name = check_name(&mut errors, &body.name);
+    let base_currency = body.base_currency.trim().to_ascii_uppercase();
+    if base_currency != "KRW" && base_currency != "USD" {
+        errors.insert("base_currency".into(), "KRW or USD.".into());
+    }
+    let cost_method = check_cost_method(&mut errors, body.cost_method.as_deref())
+        .unwrap_or_else(|| CostMethod::MovingAverage.as_str().to_owned());
+    let broker = check_broker(&mut errors, body.broker.as_deref());
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(errors));
+    }
+    Ok(state
+        .storage
+        .create_portfolio(
+            user_id,
+            &NewPortfolio {
+                name,
+                base_currency,
+                cost_method,
+                broker,
+            },
+        )
+        .await?)
+}
+
+/// Changes the member's portfolio `id` as `body` asks, or 422 naming each bad field
+/// (and changes nothing).
+pub async fn patch(
+    state: &AppState,
+    user_id: i64,
+    id: i64,
+    body: &PortfolioPatch,
+) -> Result<PortfolioRow, ApiError> {
+    let mut errors = BTreeMap::new();
+    let name = body.name.as_deref().map(|n| check_name(&mut errors, n));
+    let cost_method = check_cost_method(&mut errors, body.cost_method.as_deref());
+    let broker = body
+        .broker
+        .as_ref()
+        .map(|b| check_broker(&mut errors, b.as_deref()));
+    let cash = match &body.orderable_cash {
+        None => None,
+        Some(None) => Some(None),
+        Some(Some(c)) => {
+            let amount = c
+                .amount
+                .trim()
+                .parse::<Decimal>()
+                .ok()
+                .filter(|a| *a >= Decimal::ZERO);
+            let currency = c.currency.trim().to_ascii_uppercase();
+            if amount.is_none() {
+                errors.insert(
+                    "orderable_cash".into(),
+                    "A decimal amount of 0 or more.".into(),
+                );
+            }
+            if currency != "KRW" && currency != "USD" {
+                errors.insert(
+                    "orderable_cash".into(),
+                    "The currency is KRW or USD.".into(),
+                );
+            }
+            amount.map(|amount| {
+                Some(OrderableCash {
+                    amount,
+                    currency,
+                    updated_at: Utc::now(),
+                })
+            })
+        }
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(errors));
+    }
+    let mut row = owned(state, user_id, id).await?;
+    let update = PortfolioUpdate {
+        name,
+        base_currency: None,
+        cost_method,
+        broker,
+    };
+    if update != PortfolioUpdate::default() {
+        row = state
+            .storage
+            .update_portfolio(user_id, id, &update)
+            .await?
+            .ok_or_else(not_found)?;
+    }
+    if let Some(cash) = cash {
+        row = state
+            .storage
+            .set_orderable_cash(user_id, id, cash.as_ref())
+            .await?
+            .ok_or_else(not_found)?;
+    }
+    Ok(row)
+}
+
+/// Puts the member's portfolios in the order `ids`, or 422 unless it names each of
+/// them exactly once.
+pub async fn reorder(state: &AppState, user_id: i64, ids: &[i64]) -> Result<(), ApiError> {
+    match state.storage.reorder_portfolios(user_id, ids).await {
+        Ok(()) => Ok(()),
+        Err(moat_storage::StorageError::Invalid(_)) => Err(ApiError::invalid_field(
+            "ids",
+            "Name each of your portfolios exactly once.",
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
