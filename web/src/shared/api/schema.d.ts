@@ -650,7 +650,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How the value splits by holding, sector, country, currency or asset class. */
+        /**
+         * How the value splits by holding, sector, country, currency or asset class,
+         *     largest first.
+         */
         get: operations["get_allocation"];
         put?: never;
         post?: never;
@@ -852,6 +855,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One slice of the allocation. */
+        AllocationSliceDto: {
+            /** @description The holding's instrument id, sector, country, currency or asset class. */
+            key: string;
+            /** @description Decimal string, in the totals currency. */
+            value: string;
+            /** @description Share of the total value in per cent (decimal string). */
+            weight_percent: string;
+        };
         CalendarDividend: components["schemas"]["DividendDto"] & {
             name_en: string;
             name_ko: string;
@@ -884,10 +896,28 @@ export interface components {
             interval: string;
             range: components["schemas"]["Range"];
         };
+        /** @description Cash in one currency. */
+        CashDto: {
+            amount: string;
+            /** @description `amount` in the totals currency, at the latest rate. */
+            amount_total: string;
+            currency: string;
+            weight_percent: string;
+        };
         ChangePasswordRequest: {
             /** @description Required when the account has a password. */
             current_password?: string | null;
             new_password: string;
+        };
+        /** @description A day of the chart; returns in per cent since the base day (decimal strings). */
+        ChartPointDto: {
+            /** @description The benchmark's change in per cent; null without its close. */
+            benchmark_return?: string | null;
+            /** @description Time-weighted, in per cent. */
+            cumulative_return: string;
+            date: string;
+            flow: string;
+            value: string;
         };
         DeleteMeRequest: {
             /** @description Required when the account has a password. */
@@ -901,6 +931,30 @@ export interface components {
             instrument_id: string;
             pay_date?: string | null;
             record_date?: string | null;
+        };
+        /**
+         * @description A dividend owed by a holding on a past ex-date and not yet recorded (offered for
+         *     one-tap recording), after withholding by country.
+         */
+        EntitlementDto: {
+            currency: string;
+            ex_date: string;
+            /** @description The rate to the portfolio's base currency on the pay date, when it differs. */
+            fx_rate?: string | null;
+            gross: string;
+            instrument_id: string;
+            name_en: string;
+            name_ko: string;
+            net: string;
+            pay_date?: string | null;
+            per_share: string;
+            /** Format: int64 */
+            portfolio_id: number;
+            portfolio_name: string;
+            quantity: string;
+            /** @description Withheld. */
+            tax: string;
+            ticker: string;
         };
         /** @description The JSON body, as documented in the OpenAPI document. */
         ErrorBody: {
@@ -980,6 +1034,20 @@ export interface components {
             ts: number;
             url?: string | null;
         };
+        /** @description Why the returns differ, with the numbers the sentence needs (per cent, money). */
+        ExplanationDto: {
+            /**
+             * @description `no_flows`, `similar`, `added_before_rise`, `added_before_fall`,
+             *     `withdrew_before_rise`, `withdrew_before_fall`, `mwr_above`, `mwr_below` or
+             *     `mwr_unavailable`.
+             */
+            code: string;
+            difference?: string | null;
+            flow_amount?: string | null;
+            flow_date?: string | null;
+            flow_share?: string | null;
+            return_after_flow?: string | null;
+        };
         ExportedIdentity: {
             email?: string | null;
             linked_at: string;
@@ -1039,6 +1107,43 @@ export interface components {
         Health: {
             /** @description Always `ok` while the process serves requests. */
             status: string;
+        };
+        /** @description One open holding, in `currency` (decimal strings). */
+        HoldingDto: {
+            average_cost: string;
+            cost_basis: string;
+            /** @description The display currency (the trade currency in `original` mode). */
+            currency: string;
+            day_change: string;
+            day_change_percent: string;
+            dividends_net: string;
+            instrument: string;
+            /** @description `stock`, `etf`, `index`, `currency` or `crypto`. */
+            kind?: string | null;
+            market_value: string;
+            /** @description `market_value` in the totals currency. */
+            market_value_total: string;
+            name_en?: string | null;
+            /**
+             * @description The instrument's names (this and the next four are absent when the catalogue
+             *     does not know it).
+             */
+            name_ko?: string | null;
+            previous_close: string;
+            price: string;
+            /** @description No latest price was given; `price` is a fallback. */
+            price_missing: boolean;
+            quantity: string;
+            realised_gain: string;
+            /** @description Unrealised gain in per cent of cost (zero when cost is zero). */
+            return_percent: string;
+            sector?: string | null;
+            ticker?: string | null;
+            /** @description The currency the instrument trades in. */
+            trade_currency: string;
+            unrealised_gain: string;
+            /** @description Share of the portfolio's total value (cash included), in per cent. */
+            weight_percent: string;
         };
         /** @description What importing a file would do. */
         ImportPreviewDto: {
@@ -1173,6 +1278,25 @@ export interface components {
             gainers: components["schemas"]["Priced"][];
             losers: components["schemas"]["Priced"][];
         };
+        /**
+         * @description The member's dividends: received, entitled (not yet recorded), the 12-month
+         *     projection by month, trailing yield and yield on cost — after withholding.
+         */
+        MyDividendsDto: {
+            /** @description `KRW` or `USD`: the currency of the projection and yields. */
+            currency: string;
+            entitlements: components["schemas"]["EntitlementDto"][];
+            ledger_issues: components["schemas"]["LedgerIssueDto"][];
+            projection: components["schemas"]["ProjectionMonthDto"][];
+            received: components["schemas"]["ReceivedDividendDto"][];
+            /**
+             * @description A year of dividends at today's holdings over their value, in per cent; null
+             *     without holdings.
+             */
+            trailing_yield?: string | null;
+            /** @description The same over their cost. */
+            yield_on_cost?: string | null;
+        };
         NewPortfolioRequest: {
             /** @description `KRW` or `USD`. */
             base_currency: string;
@@ -1274,6 +1398,37 @@ export interface components {
             page: string;
             vitals: components["schemas"]["VitalStatDto"][];
         };
+        /**
+         * @description Daily values with the cumulative return beside a benchmark's, and the returns
+         *     of each period.
+         */
+        PerformanceDto: {
+            /** @description The benchmark's instrument id. */
+            benchmark: string;
+            currency: string;
+            ledger_issues: components["schemas"]["LedgerIssueDto"][];
+            periods: components["schemas"]["PeriodReturnDto"][];
+            points: components["schemas"]["ChartPointDto"][];
+        };
+        /**
+         * @description Returns over one period, in per cent: the money-weighted return over the period
+         *     itself (like the time-weighted one, not annualised) beside the annual XIRR.
+         */
+        PeriodReturnDto: {
+            end: string;
+            end_value: string;
+            explanation: components["schemas"]["ExplanationDto"];
+            gain: string;
+            mwr?: string | null;
+            mwr_annual?: string | null;
+            net_flows: string;
+            /** @description `1M`, `3M`, `YTD`, `1Y` or `ALL`. */
+            period: string;
+            simple: string;
+            start: string;
+            start_value: string;
+            twr: string;
+        };
         /** @description A portfolio's settings. */
         PortfolioDto: {
             /** @description `KRW` or `USD`. */
@@ -1291,7 +1446,7 @@ export interface components {
         };
         PortfolioList: {
             /** @description Every portfolio combined (KRW unless `currency=USD`); zeros without portfolios. */
-            meta: Record<string, never>;
+            meta: components["schemas"]["TotalsDto"];
             portfolios: components["schemas"]["PortfolioWithTotals"][];
         };
         PortfolioOrder: {
@@ -1309,8 +1464,8 @@ export interface components {
         PortfolioWithTotals: {
             ledger_issue?: null | components["schemas"]["LedgerIssueDto"];
             portfolio: components["schemas"]["PortfolioDto"];
-            /** @description `moat_portfolio::valuation::Totals`, amounts rounded to the currency's minor unit. */
-            totals: Record<string, never>;
+            /** @description Amounts rounded to the currency's minor unit. */
+            totals: components["schemas"]["TotalsDto"];
         };
         /** @description One previewed row. */
         PreviewRowDto: {
@@ -1324,6 +1479,12 @@ export interface components {
         Priced: {
             instrument: components["schemas"]["InstrumentDto"];
             quote?: null | components["schemas"]["QuoteDto"];
+        };
+        /** @description Projected dividends of one month (`YYYY-MM`), decimal strings. */
+        ProjectionMonthDto: {
+            gross: string;
+            month: string;
+            net: string;
         };
         /** @description A provider as the log-in screen lists it. */
         ProviderInfo: {
@@ -1381,6 +1542,28 @@ export interface components {
             migrations: number;
             /** @description `ready` when the database answers and its schema is current. */
             status: string;
+        };
+        /**
+         * @description A dividend the member recorded. Amounts are decimal strings in `currency`; names
+         *     are empty when the catalogue does not know the instrument.
+         */
+        ReceivedDividendDto: {
+            currency: string;
+            date: string;
+            gross: string;
+            instrument_id: string;
+            name_en: string;
+            name_ko: string;
+            net: string;
+            per_share: string;
+            /** Format: int64 */
+            portfolio_id: number;
+            quantity: string;
+            /** @description Withheld. */
+            tax: string;
+            ticker: string;
+            /** Format: int64 */
+            transaction_id: number;
         };
         /**
          * @description A member's role.
@@ -1485,6 +1668,24 @@ export interface components {
             /** @description The JWT; send it as `Authorization: Bearer <token>`. */
             token: string;
         };
+        /** @description A portfolio's totals in `currency`, rounded to its minor unit (decimal strings). */
+        TotalsDto: {
+            cash: string;
+            cost_basis: string;
+            currency: string;
+            day_change: string;
+            day_change_percent: string;
+            dividends_net: string;
+            /** @description Holdings only. */
+            market_value: string;
+            /** @description Of every holding, closed ones included. */
+            realised_gain: string;
+            /** @description Unrealised gain in per cent of cost. */
+            return_percent: string;
+            /** @description Holdings plus cash. */
+            total_value: string;
+            unrealised_gain: string;
+        };
         TraceDto: {
             /** @description By start time. */
             spans: components["schemas"]["SpanDto"][];
@@ -1507,7 +1708,10 @@ export interface components {
             tax: string;
             trade_date: string;
         };
-        /** @description A transaction to record (or to replace one with). */
+        /**
+         * @description A transaction to record (or to replace one with). The service checks it
+         *     (`TransactionInput::parse`).
+         */
         TransactionInput: {
             currency: string;
             fee?: string | null;
@@ -1524,6 +1728,19 @@ export interface components {
         };
         UpdateMeRequest: {
             nickname: string;
+        };
+        /** @description A portfolio (or the meta portfolio) valued now, rounded. */
+        ValuationDto: {
+            /** @description When it was valued (RFC 3339). */
+            as_of: string;
+            cash: components["schemas"]["CashDto"][];
+            /** @description Open holdings, in instrument order. */
+            holdings: components["schemas"]["HoldingDto"][];
+            /** @description The transactions the figures stop before. */
+            ledger_issues: components["schemas"]["LedgerIssueDto"][];
+            /** @description `original`, `krw` or `usd`. */
+            mode: string;
+            totals: components["schemas"]["TotalsDto"];
         };
         VitalStatDto: {
             /** @description `LCP`, `FCP`, `CLS`, `INP`, `TTFB` or `FID`. */
@@ -2361,13 +2578,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{received, entitlements, projection: [{month, gross, net}], trailing_yield, yield_on_cost}` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["MyDividendsDto"];
                 };
             };
             400: {
@@ -3188,13 +3404,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `[{key, value, weight_percent}]`, largest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AllocationSliceDto"][];
                 };
             };
             400: {
@@ -3354,13 +3569,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{currency, benchmark, points: [{date, value, flow, cumulative_return, benchmark_return}], periods: [PeriodReturn], ledger_issues}` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["PerformanceDto"];
                 };
             };
             400: {
@@ -3567,13 +3781,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `moat_portfolio::Valuation` (rounded), each holding with `name_ko`, `name_en`, `ticker`, `kind`, `sector`; plus `as_of` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ValuationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {

@@ -60,14 +60,12 @@ impl From<Totals> for TotalsDto {
     }
 }
 
-/// The catalogue's names of a holding's instrument (absent when the catalogue does
-/// not know it).
-#[derive(Serialize, ToSchema, Debug, Clone)]
+/// The catalogue's names of a holding's instrument.
+#[derive(Debug, Clone)]
 pub struct InstrumentNames {
     pub name_ko: String,
     pub name_en: String,
     pub ticker: String,
-    /// `stock`, `etf`, `index`, `currency` or `crypto`.
     pub kind: String,
     pub sector: String,
 }
@@ -113,10 +111,19 @@ pub struct HoldingDto {
     /// Share of the portfolio's total value (cash included), in per cent.
     #[schema(value_type = String)]
     pub weight_percent: Decimal,
-    /// The instrument's names, when the catalogue knows it.
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub names: Option<InstrumentNames>,
+    /// The instrument's names (this and the next four are absent when the catalogue
+    /// does not know it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_ko: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_en: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticker: Option<String>,
+    /// `stock`, `etf`, `index`, `currency` or `crypto`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sector: Option<String>,
 }
 
 impl HoldingDto {
@@ -140,7 +147,11 @@ impl HoldingDto {
             dividends_net: h.dividends_net,
             market_value_total: h.market_value_total,
             weight_percent: h.weight_percent,
-            names,
+            name_ko: names.as_ref().map(|n| n.name_ko.clone()),
+            name_en: names.as_ref().map(|n| n.name_en.clone()),
+            ticker: names.as_ref().map(|n| n.ticker.clone()),
+            kind: names.as_ref().map(|n| n.kind.clone()),
+            sector: names.map(|n| n.sector),
         }
     }
 }
