@@ -685,3 +685,136 @@ async fn imports_are_bounded_and_previews_are_summaries() {
 fn csv_cap() -> usize {
     moat_portfolio::csv_file::MAX_IMPORT_ROWS
 }
+
+/// Checks `value` against `schema` of the OpenAPI document `doc`: every key of an
+/// object is a documented property, every required one is there, and strings, numbers,
+/// booleans and nulls are where the schema says. Problems are pushed as `at: why`.
+fn check_against(doc: &Value, schema: &Value, value: &Value, at: &str, problems: &mut Vec<String>) {
+    if let Some(name) = schema["$ref"]
+        .as_str()
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+    {
+        return check_against(
+            doc,
+            &doc["components"]["schemas"][name],
+            value,
+            at,
+            problems,
+        );
+    }
+    if let Some(parts) = schema["oneOf"].as_array() {
+        let fits = parts.iter().any(|p| {
+            let mut inner = Vec::new();
+            check_against(doc, p, value, at, &mut inner);
+            inner.is_empty()
+        });
+        if !fits {
+            problems.push(format!("{at}: {value} fits none of {schema}"));
+        }
+        return;
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(|t| t.as_str()).collect(),
+        _ => {
+            problems.push(format!("{at}: untyped schema {schema}"));
+            return;
+        }
+    };
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    if !types.contains(&kind) && !(kind == "integer" && types.contains(&"number")) {
+        problems.push(format!("{at}: a {kind} where the schema says {types:?}"));
+        return;
+    }
+    match value {
+        Value::Object(fields) => {
+            let props = schema["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            for (key, v) in fields {
+                match props.get(key) {
+                    Some(s) => check_against(doc, s, v, &format!("{at}.{key}"), problems),
+                    None => problems.push(format!("{at}.{key}: not in the schema")),
+                }
+            }
+            for req in schema["required"].as_array().into_iter().flatten() {
+                let req = req.as_str().unwrap();
+                if !fields.contains_key(req) {
+                    problems.push(format!("{at}.{req}: required but missing"));
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                check_against(doc, &schema["items"], v, &format!("{at}[{i}]"), problems);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The answers the OpenAPI document once left as `Object` (valuation, performance,
+/// allocation, the member's dividends, the list's totals) are exactly what their
+/// schemas say, with holdings, cash, periods, received dividends and empty figures.
+#[tokio::test]
+async fn the_answers_match_their_documented_schemas() {
+    let app = TestApp::spawn().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let token = signup(&app, "schema@moat.example", "schema").await;
+    let id = create(&app, &token, "키움", "KRW").await;
+    let empty = create(&app, &token, "Empty", "USD").await;
+    samsung_trades(&app, &token, id).await;
+    let dividend = json!({"kind": "dividend", "trade_date": "2024-04-19", "instrument_id": "KRX:005930", "quantity": "15", "price": "361", "currency": "KRW"});
+    let r = add(&app, &token, id, dividend).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let reads = [
+        ("/api/portfolios", "/api/portfolios".to_owned()),
+        (
+            "/api/portfolios/{id}/valuation",
+            format!("/api/portfolios/{id}/valuation"),
+        ),
+        (
+            "/api/portfolios/{id}/valuation",
+            "/api/portfolios/meta/valuation".to_owned(),
+        ),
+        (
+            "/api/portfolios/{id}/valuation",
+            format!("/api/portfolios/{empty}/valuation"),
+        ),
+        (
+            "/api/portfolios/{id}/performance",
+            format!("/api/portfolios/{id}/performance"),
+        ),
+        (
+            "/api/portfolios/{id}/performance",
+            format!("/api/portfolios/{empty}/performance"),
+        ),
+        (
+            "/api/portfolios/{id}/allocation",
+            format!("/api/portfolios/{id}/allocation?by=sector"),
+        ),
+        ("/api/me/dividends", "/api/me/dividends".to_owned()),
+    ];
+    let mut problems = Vec::new();
+    for (documented, path) in reads {
+        let body = get_json(&app, &token, &path).await;
+        let schema = &doc["paths"][documented]["get"]["responses"]["200"]["content"]
+            ["application/json"]["schema"];
+        check_against(&doc, schema, &body, &path, &mut problems);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    assert_eq!(v["holdings"][0]["sector"], "Information Technology", "{v}");
+    let d = get_json(&app, &token, "/api/me/dividends").await;
+    assert_eq!(d["received"][0]["gross"], "5415", "{d}");
+    app.stop().await.unwrap();
+}
