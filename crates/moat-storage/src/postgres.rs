@@ -64,14 +64,6 @@ impl SqlStorage<Postgres> {
     }
 }
 
-crate::portfolio::impl_portfolio_storage!(
-    PostgresStorage,
-    sqlx::Postgres,
-    PostgresLedgerWrite,
-    "BEGIN"
-);
-crate::observability::impl_observability_storage!(PostgresStorage, sqlx::Postgres);
-
 #[async_trait]
 impl Storage for PostgresStorage {
     fn backend(&self) -> Backend {

@@ -129,14 +129,6 @@ fn restrict_permissions(path: &std::path::Path) {
 #[cfg(not(unix))]
 fn restrict_permissions(_path: &std::path::Path) {}
 
-crate::portfolio::impl_portfolio_storage!(
-    SqliteStorage,
-    sqlx::Sqlite,
-    SqliteLedgerWrite,
-    "BEGIN IMMEDIATE"
-);
-crate::observability::impl_observability_storage!(SqliteStorage, sqlx::Sqlite);
-
 #[async_trait]
 impl Storage for SqliteStorage {
     fn backend(&self) -> Backend {
