@@ -1,6 +1,8 @@
 //! Moat's storage: one [`Storage`] trait with a SQLite implementation (the embedded
 //! default) and a PostgreSQL one, selected by the database URL. Domain code talks to
-//! the trait only; each backend owns its SQL and its migrations.
+//! the trait only. Each area (`accounts`, `market`, `portfolio`, `observability`) is a
+//! folder with its trait and rows (`mod.rs`) and one SQL implementation generic over
+//! the database ([`Sql`], `sql.rs`); each backend owns its connection and migrations.
 
 pub mod accounts;
 pub mod market;
@@ -123,7 +125,8 @@ impl Default for ConnectOptions {
 
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
 /// operations are a sub-trait (accounts: [`AccountsStorage`], market data:
-/// [`MarketStorage`], portfolios: [`PortfolioStorage`]).
+/// [`MarketStorage`], portfolios: [`PortfolioStorage`], recorded sessions:
+/// [`ObservabilityStorage`]).
 #[async_trait]
 pub trait Storage:
     AccountsStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
