@@ -1,6 +1,8 @@
 //! Moat's storage: one [`Storage`] trait with a SQLite implementation (the embedded
 //! default) and a PostgreSQL one, selected by the database URL. Domain code talks to
-//! the trait only; each backend owns its SQL and its migrations.
+//! the trait only. Each area (`accounts`, `market`, `portfolio`, `observability`) is a
+//! folder with its trait and rows (`mod.rs`) and one SQL implementation generic over
+//! the database ([`Sql`], `sql.rs`); each backend owns its connection and migrations.
 
 pub mod accounts;
 pub mod market;
@@ -8,6 +10,7 @@ pub mod observability;
 pub mod portfolio;
 mod postgres;
 pub mod probe;
+mod sql;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -16,8 +19,11 @@ use std::{sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 
+/// The accounts' storage under its former name (removed once callers use
+/// [`AccountsStorage`]).
+pub use accounts::AccountsStorage as AccountStorage;
 pub use accounts::{
-    AccountStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
+    AccountsStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
     Ticket, TicketKind, User,
 };
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
@@ -28,6 +34,7 @@ pub use portfolio::{
     MAX_TRANSACTIONS_PER_PORTFOLIO, TRANSACTION_KINDS,
 };
 pub use postgres::PostgresStorage;
+pub use sql::{RowsAffected, Sql, SqlStorage};
 pub use sqlite::SqliteStorage;
 #[cfg(unix)]
 pub use sqlite::DATABASE_FILE_MODE;
@@ -117,11 +124,12 @@ impl Default for ConnectOptions {
 }
 
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
-/// operations are a sub-trait (accounts: [`AccountStorage`], market data:
-/// [`MarketStorage`], portfolios: [`PortfolioStorage`]).
+/// operations are a sub-trait (accounts: [`AccountsStorage`], market data:
+/// [`MarketStorage`], portfolios: [`PortfolioStorage`], recorded sessions:
+/// [`ObservabilityStorage`]).
 #[async_trait]
 pub trait Storage:
-    AccountStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
+    AccountsStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
 {
     fn backend(&self) -> Backend;
 

@@ -4,10 +4,11 @@ use async_trait::async_trait;
 use sqlx::{
     migrate::Migrator,
     postgres::{PgConnectOptions, PgPoolOptions},
-    PgPool,
+    Postgres,
 };
 
 use crate::{
+    sql::{Sql, SqlStorage},
     status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
     StorageError,
 };
@@ -15,12 +16,43 @@ use crate::{
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// PostgreSQL storage, for several `moat` instances sharing one database.
-#[derive(Clone)]
-pub struct PostgresStorage {
-    pool: PgPool,
+pub type PostgresStorage = SqlStorage<Postgres>;
+
+impl Sql for Postgres {
+    /// The ledger's first statement locks the portfolio's row, which serialises writers.
+    const BEGIN_WRITE: &'static str = "BEGIN";
+    const CANDLES_JSON: &'static str =
+        "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text";
+
+    fn execute_built<'a>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        conn: &'a mut sqlx::PgConnection,
+    ) -> impl std::future::Future<Output = Result<Self::QueryResult, sqlx::Error>> + Send + 'a {
+        q.build().execute(conn)
+    }
+
+    fn fetch_one_built<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        conn: &'a mut sqlx::PgConnection,
+    ) -> impl std::future::Future<Output = Result<O, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().fetch_one(conn)
+    }
+
+    fn fetch_all_built<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        pool: &'a sqlx::Pool<Self>,
+    ) -> impl std::future::Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().fetch_all(pool)
+    }
 }
 
-impl PostgresStorage {
+impl SqlStorage<Postgres> {
     pub async fn connect(url: &str, opts: &ConnectOptions) -> Result<Self, StorageError> {
         let options = PgConnectOptions::from_str(url)?.application_name("moat");
         let pool = PgPoolOptions::new()
@@ -30,26 +62,7 @@ impl PostgresStorage {
             .await?;
         Ok(Self { pool })
     }
-
-    /// The pool, for backend-specific tests.
-    pub fn pool(&self) -> &PgPool {
-        &self.pool
-    }
 }
-
-crate::accounts::impl_account_storage!(PostgresStorage);
-crate::portfolio::impl_portfolio_storage!(
-    PostgresStorage,
-    sqlx::Postgres,
-    PostgresLedgerWrite,
-    "BEGIN"
-);
-crate::observability::impl_observability_storage!(PostgresStorage, sqlx::Postgres);
-crate::market::impl_market_storage!(
-    PostgresStorage,
-    sqlx::Postgres,
-    "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text"
-);
 
 #[async_trait]
 impl Storage for PostgresStorage {

@@ -4,10 +4,11 @@ use async_trait::async_trait;
 use sqlx::{
     migrate::Migrator,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
-    SqlitePool,
+    Sqlite,
 };
 
 use crate::{
+    sql::{Sql, SqlStorage},
     status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
     StorageError,
 };
@@ -20,12 +21,43 @@ const SQLITE_ROW_BUFFER: usize = 1024;
 
 /// SQLite storage: one file, WAL journal (readers never block the writer), foreign
 /// keys enforced, a busy timeout so concurrent writers wait instead of failing.
-#[derive(Clone)]
-pub struct SqliteStorage {
-    pool: SqlitePool,
+pub type SqliteStorage = SqlStorage<Sqlite>;
+
+impl Sql for Sqlite {
+    /// SQLite takes the write lock at `BEGIN IMMEDIATE`, not at the first write.
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+    const CANDLES_JSON: &'static str =
+        "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)";
+
+    fn execute_built<'a>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        conn: &'a mut sqlx::SqliteConnection,
+    ) -> impl std::future::Future<Output = Result<Self::QueryResult, sqlx::Error>> + Send + 'a {
+        q.build().execute(conn)
+    }
+
+    fn fetch_one_built<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        conn: &'a mut sqlx::SqliteConnection,
+    ) -> impl std::future::Future<Output = Result<O, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().fetch_one(conn)
+    }
+
+    fn fetch_all_built<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        pool: &'a sqlx::Pool<Self>,
+    ) -> impl std::future::Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().fetch_all(pool)
+    }
 }
 
-impl SqliteStorage {
+impl SqlStorage<Sqlite> {
     /// Opens (creating when missing) the database of `url`. A database file is readable
     /// and writable by its owner only, with its `-wal` and `-shm` files: see
     /// [`restrict_permissions`].
@@ -50,11 +82,6 @@ impl SqliteStorage {
             .connect_with(options)
             .await?;
         Ok(Self { pool })
-    }
-
-    /// The pool, for backend-specific tests.
-    pub fn pool(&self) -> &SqlitePool {
-        &self.pool
     }
 }
 
@@ -101,20 +128,6 @@ fn restrict_permissions(path: &std::path::Path) {
 
 #[cfg(not(unix))]
 fn restrict_permissions(_path: &std::path::Path) {}
-
-crate::accounts::impl_account_storage!(SqliteStorage);
-crate::portfolio::impl_portfolio_storage!(
-    SqliteStorage,
-    sqlx::Sqlite,
-    SqliteLedgerWrite,
-    "BEGIN IMMEDIATE"
-);
-crate::observability::impl_observability_storage!(SqliteStorage, sqlx::Sqlite);
-crate::market::impl_market_storage!(
-    SqliteStorage,
-    sqlx::Sqlite,
-    "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)"
-);
 
 #[async_trait]
 impl Storage for SqliteStorage {

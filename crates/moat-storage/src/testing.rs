@@ -70,6 +70,25 @@ impl TestDatabase {
         storage.migrate().await.expect("migrate");
         storage
     }
+
+    /// Runs `sql` (one or more statements, one connection) behind storage's back:
+    /// for tests that need a stored value storage itself would never write.
+    pub async fn execute_raw(&self, sql: &str) {
+        match self.backend {
+            Backend::Sqlite => {
+                let mut conn = sqlx::SqliteConnection::connect(&self.url)
+                    .await
+                    .expect("connect");
+                sqlx::raw_sql(sql).execute(&mut conn).await.expect(sql);
+                conn.close().await.expect("close");
+            }
+            Backend::Postgres => {
+                let mut conn = PgConnection::connect(&self.url).await.expect("connect");
+                sqlx::raw_sql(sql).execute(&mut conn).await.expect(sql);
+                conn.close().await.expect("close");
+            }
+        }
+    }
 }
 
 impl Drop for TestDatabase {

@@ -309,3 +309,29 @@ async fn pending_logins_and_tickets_are_single_use_and_expire() {
             .is_none());
     }
 }
+
+#[tokio::test]
+async fn a_stored_role_that_is_unknown_is_an_error_not_a_member() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let a = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
+        assert_eq!(a.role, Role::Operator);
+        // The schema refuses such a role: step around its check as a corrupt or
+        // newer database would.
+        db.execute_raw(match db.backend {
+            moat_storage::Backend::Sqlite => {
+                "PRAGMA ignore_check_constraints = ON; UPDATE users SET role = 'owner'"
+            }
+            moat_storage::Backend::Postgres => {
+                "ALTER TABLE users DROP CONSTRAINT users_role_check; \
+                 UPDATE users SET role = 'owner'"
+            }
+        })
+        .await;
+        assert!(
+            matches!(s.user_by_id(a.id).await, Err(StorageError::Invalid(_))),
+            "{:?}",
+            db.backend
+        );
+    }
+}

@@ -353,3 +353,34 @@ async fn splits_come_back_by_date_and_a_zero_ratio_is_refused() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_stored_quote_state_that_is_unknown_is_an_error_not_a_stale_quote() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let apple = curated(&["NASDAQ:AAPL"]);
+        s.upsert_instruments(&apple).await.unwrap();
+        let quote = moat_market::Quote {
+            instrument_id: apple[0].id.clone(),
+            price: dec("190.10"),
+            previous_close: dec("189.00"),
+            open: dec("189.50"),
+            high: dec("191.00"),
+            low: dec("189.10"),
+            volume: 1_000,
+            as_of: Utc.with_ymd_and_hms(2025, 6, 11, 15, 0, 0).unwrap(),
+            state: moat_market::QuoteState::Live,
+            source: "simulator".into(),
+            simulated: true,
+        };
+        s.upsert_quotes(std::slice::from_ref(&quote)).await.unwrap();
+        assert_eq!(s.list_quotes().await.unwrap(), vec![quote]);
+
+        db.execute_raw("UPDATE quotes SET state = 'halted'").await;
+        assert!(
+            matches!(s.list_quotes().await, Err(StorageError::Invalid(_))),
+            "{:?}",
+            db.backend
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! The frame of the one SQL implementation: [`SqlStorage`], a pool of a sqlx database,
+//! and [`Sql`], the databases it serves (SQLite and PostgreSQL) with what their SQL
+//! does differently. Each area (`accounts`, `market`, `portfolio`, `observability`)
+//! implements its storage trait once, in its `sql.rs`, for every `SqlStorage<DB>`
+//! with `DB: Sql`.
+//!
+//! The bounds sqlx needs of a generic database cannot be implied by `DB: Sql` (Rust
+//! implies supertraits only), so each area's `impl` states them in its `where` clause:
+//! the executors (`&mut DB::Connection`, hence `&Pool<DB>`), the query arguments, the
+//! column indexes, and the Rust types the area binds and reads.
+
+use std::future::Future;
+
+use sqlx::{Database, FromRow, Pool, QueryBuilder};
+
+/// A storage of one database: the type behind [`crate::SqliteStorage`] and
+/// [`crate::PostgresStorage`].
+pub struct SqlStorage<DB: Database> {
+    pub(crate) pool: Pool<DB>,
+}
+
+impl<DB: Database> Clone for SqlStorage<DB> {
+    fn clone(&self) -> Self {
+        Self {
+            pool: self.pool.clone(),
+        }
+    }
+}
+
+impl<DB: Database> SqlStorage<DB> {
+    /// The pool, for backend-specific tests.
+    pub fn pool(&self) -> &Pool<DB> {
+        &self.pool
+    }
+}
+
+/// A database Moat's SQL runs on, and the few fragments that differ between them.
+/// Implemented for [`sqlx::Sqlite`] and [`sqlx::Postgres`] only (sealed).
+pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
+    /// Opens a transaction that writes a ledger: it must hold the write lock from its
+    /// first statement on.
+    const BEGIN_WRITE: &'static str;
+
+    /// The aggregate that turns a range of `daily_candles` rows into one JSON text:
+    /// an array of `[date, open, high, low, close, volume]` ordered by date.
+    const CANDLES_JSON: &'static str;
+
+    /// Runs the statement `q` built (multi-row inserts). Generic code cannot call
+    /// `q.build()` itself: sqlx ties the built arguments' lifetime to the borrow of `q`,
+    /// which only a concrete database lets shrink.
+    fn execute_built<'a>(
+        q: &'a mut QueryBuilder<'_, Self>,
+        conn: &'a mut Self::Connection,
+    ) -> impl Future<Output = Result<Self::QueryResult, sqlx::Error>> + Send + 'a;
+
+    /// Runs the query `q` built and reads its one row (see [`Sql::execute_built`]).
+    fn fetch_one_built<'a, O>(
+        q: &'a mut QueryBuilder<'_, Self>,
+        conn: &'a mut Self::Connection,
+    ) -> impl Future<Output = Result<O, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> FromRow<'r, Self::Row> + Send + Unpin + 'a;
+
+    /// Runs the query `q` built and reads every row (see [`Sql::execute_built`]).
+    fn fetch_all_built<'a, O>(
+        q: &'a mut QueryBuilder<'_, Self>,
+        pool: &'a Pool<Self>,
+    ) -> impl Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> FromRow<'r, Self::Row> + Send + Unpin + 'a;
+}
+
+/// How many rows a statement changed (sqlx has it per backend, not as a trait).
+pub trait RowsAffected {
+    fn rows_affected(&self) -> u64;
+}
+
+impl RowsAffected for sqlx::sqlite::SqliteQueryResult {
+    fn rows_affected(&self) -> u64 {
+        sqlx::sqlite::SqliteQueryResult::rows_affected(self)
+    }
+}
+
+impl RowsAffected for sqlx::postgres::PgQueryResult {
+    fn rows_affected(&self) -> u64 {
+        sqlx::postgres::PgQueryResult::rows_affected(self)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for sqlx::Sqlite {}
+    impl Sealed for sqlx::Postgres {}
+}
