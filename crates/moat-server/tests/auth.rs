@@ -39,8 +39,8 @@ async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Confi
     .await
 }
 
-/// An app whose limits read a clock that stands still until the test moves it, so a
-/// wait never runs out while a test is slow.
+/// An app whose limits, tokens and sessions read a clock that stands still until the
+/// test moves it, so a wait never runs out while a test is slow and no test sleeps.
 async fn spawn_frozen(
     db: TestDatabase,
     tweak: impl FnOnce(&mut moat_server::Config),
@@ -98,7 +98,7 @@ async fn me(app: &TestApp, token: &str) -> Response {
 
 fn claims(token: &str) -> Claims {
     TokenKeys::from_secret(&KEY)
-        .verify(token)
+        .verify(token, chrono::Utc::now().timestamp())
         .expect("a valid token")
 }
 

@@ -68,7 +68,8 @@ impl TestApp {
         Self::spawn_with_clock(db, tweak, Arc::new(SystemClock)).await
     }
 
-    /// [`TestApp::spawn_with`], its time-based limits reading `clock`.
+    /// [`TestApp::spawn_with`], its time-based limits, tokens and sessions reading
+    /// `clock`.
     pub async fn spawn_with_clock(
         db: TestDatabase,
         tweak: impl FnOnce(&mut Config),
