@@ -36,8 +36,9 @@ impl Application {
         Self::build_with_clock(config, Arc::new(crate::clock::SystemClock)).await
     }
 
-    /// [`Application::build`], with the time-based limits reading `clock` (tests hold
-    /// time still or move it on with a [`crate::clock::ManualClock`]).
+    /// [`Application::build`], with the log-in limits, tokens and sessions reading
+    /// `clock` (tests hold time still or move it on with a
+    /// [`crate::clock::ManualClock`]).
     pub async fn build_with_clock(
         config: Config,
         clock: Arc<dyn crate::clock::Clock>,

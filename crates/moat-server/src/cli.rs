@@ -255,7 +255,7 @@ pub async fn admin(config: &Config, command: &AdminCommand) -> anyhow::Result<St
                 .hash(&password)
                 .await?;
             storage
-                .set_password_hash(user.id, &hash, crate::accounts::now())
+                .set_password_hash(user.id, &hash, chrono::Utc::now().timestamp())
                 .await?;
             if generated {
                 format!("{email}: password set to {password} (temporary: ask them to change it); their sessions have ended")

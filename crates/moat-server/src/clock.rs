@@ -1,5 +1,6 @@
 //! Where time comes from. Code that decides by time (the log-in back-off, sign-up
-//! windows) reads a [`Clock`] instead of the system's, so tests can hold time still or
+//! windows, token `iat`/`exp`, session expiry and renewal, ticket and pending log-in
+//! expiry) reads a [`Clock`] instead of the system's, so tests can hold time still or
 //! move it on without sleeping.
 
 use std::{
@@ -13,6 +14,16 @@ use std::{
 pub trait Clock: Send + Sync + fmt::Debug + 'static {
     /// Now.
     fn now(&self) -> SystemTime;
+
+    /// Now, as a UTC date-time (stored timestamps).
+    fn now_utc(&self) -> chrono::DateTime<chrono::Utc> {
+        self.now().into()
+    }
+
+    /// Now, in whole Unix seconds (token claims, session and ticket expiry).
+    fn unix_secs(&self) -> i64 {
+        self.now_utc().timestamp()
+    }
 }
 
 /// The system's clock.
@@ -75,5 +86,20 @@ mod tests {
         clock.advance(Duration::from_millis(1500));
         assert_eq!(since(clock.now(), start), Duration::from_millis(1500));
         assert_eq!(since(start, clock.now()), Duration::ZERO, "never negative");
+    }
+
+    #[test]
+    fn advancing_moves_every_reading_of_the_clock() {
+        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let clock = ManualClock::at(start);
+        assert_eq!(clock.unix_secs(), 1_800_000_000);
+        assert_eq!(clock.now_utc().timestamp(), 1_800_000_000);
+        clock.advance(Duration::from_millis(2500));
+        assert_eq!(
+            clock.unix_secs(),
+            1_800_000_002,
+            "whole seconds, rounded down"
+        );
+        assert_eq!(clock.now_utc().timestamp_millis(), 1_800_000_002_500);
     }
 }

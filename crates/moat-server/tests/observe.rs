@@ -4,10 +4,10 @@
 
 mod helpers;
 
-use std::{io::Write, time::Duration};
+use std::io::Write;
 
 use base64::Engine;
-use helpers::{assert_error, send, signup, TestApp};
+use helpers::{assert_error, send, signup, wait_until, TestApp, PATIENCE, POLL_EVERY};
 use moat_storage::{observability::ObsCounts, testing::TestDatabase};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -1113,7 +1113,11 @@ async fn an_overloaded_ingest_answers_503_with_retry_after() {
     let addr = app.base.trim_start_matches("http://").to_owned();
     let mut slow = tokio::net::TcpStream::connect(&addr).await.unwrap();
     slow.write_all(b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").await.unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let observe = &app.state.observe;
+    wait_until("held by the slow request", || async move {
+        observe.free_slots() == 0
+    })
+    .await;
     let r = app
         .client
         .post(app.url("/v1/metrics"))
@@ -1134,7 +1138,10 @@ async fn an_overloaded_ingest_answers_503_with_retry_after() {
     let (status, body) = gql(&app, "Ignore", json!({"id": "1"})).await;
     assert_eq!(status, 503, "{body}");
     drop(slow);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    wait_until("given back by the dropped request", || async move {
+        observe.free_slots() == 1
+    })
+    .await;
     let (status, _) = gql(&app, "Ignore", json!({"id": "1"})).await;
     assert_eq!(status, 200, "the slot is free again");
 }
@@ -1220,15 +1227,16 @@ async fn parallel_gzip_bombs_share_one_decompression_budget() {
 }
 
 /// The spans of a trace as the console reads them, once `done` holds of them (spans
-/// are written off the request path); what is there after 5 s otherwise.
+/// are written off the request path); what is there after [`PATIENCE`] otherwise.
 async fn wait_for_trace(
     app: &TestApp,
     op: &str,
     trace_id: &str,
     done: impl Fn(&[Value]) -> bool,
 ) -> Vec<Value> {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     let mut spans = Vec::new();
-    for _ in 0..50 {
+    while tokio::time::Instant::now() < deadline {
         let r = send(
             app,
             Method::GET,
@@ -1244,7 +1252,7 @@ async fn wait_for_trace(
                 break;
             }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(POLL_EVERY).await;
     }
     spans
 }
@@ -1282,21 +1290,36 @@ async fn an_api_request_with_traceparent_continues_the_browser_trace() {
         .await
         .unwrap();
     app.client.get(app.url("/api/meta")).send().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    // The console's own traced lookups above are the only other spans.
+    // Spans are recorded before the response leaves and written in order: once a
+    // later traced request's span is stored, any span of the untraced ones would be.
+    let later = "5b8aa5a2d2c872e8321cf37308d69df2";
+    let r = app
+        .client
+        .get(app.url("/api/meta"))
+        .header("traceparent", format!("00-{later}-00f067aa0ba902b7-01"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let later_spans = wait_for_trace(&app, &op, later, |spans| !spans.is_empty()).await;
+    assert!(
+        !later_spans.is_empty(),
+        "the later request's span is written"
+    );
     let c = counts(&app).await;
     assert!(c.spans >= 1);
     let storage = app.db.storage().await;
-    let servers = storage
-        .obs_trace_spans(trace_id)
-        .await
-        .unwrap()
-        .into_iter()
-        .filter(|s| s.kind == 2)
-        .count();
+    let traced = storage.obs_trace_spans(trace_id).await.unwrap();
+    let servers = traced.iter().filter(|s| s.kind == 2).count();
     assert_eq!(
         servers, 1,
         "one request span: the untraced requests have none"
+    );
+    let later_stored = storage.obs_trace_spans(later).await.unwrap().len();
+    assert_eq!(
+        c.spans,
+        (traced.len() + later_stored) as i64,
+        "every stored span is of one of the two traced requests"
     );
 }
 

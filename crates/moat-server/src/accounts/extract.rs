@@ -22,7 +22,7 @@ use axum::{
 };
 use moat_storage::{Role, Session, User};
 
-use super::{now, RENEWED_TOKEN_HEADER};
+use super::RENEWED_TOKEN_HEADER;
 use crate::{http::error::ApiError, AppState};
 
 /// A logged-in member whose token and session are valid.
@@ -82,13 +82,13 @@ impl FromRequestParts<AppState> for Member {
             return Ok(member.clone());
         }
         let token = bearer(parts)?.ok_or_else(ApiError::unauthenticated)?;
+        let now = state.auth.now();
         let claims = state
             .auth
             .keys
-            .verify(token)
+            .verify(token, now)
             .map_err(|_| ApiError::token_invalid())?;
         let found = state.storage.session_with_user(&claims.jti).await?;
-        let now = now();
         let Some(found) = found.filter(|f| {
             f.session.revoked_at.is_none()
                 && f.session.expires_at > now

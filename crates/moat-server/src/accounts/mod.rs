@@ -43,6 +43,8 @@ pub struct Auth {
     pub oidc: oidc::Providers,
     /// Token lifetime in seconds.
     pub lifetime_secs: i64,
+    /// Where the log-in limits, tokens, sessions and tickets read the time.
+    pub clock: Arc<dyn Clock>,
 }
 
 impl Auth {
@@ -51,7 +53,8 @@ impl Auth {
         Self::with_clock(config, data_dir, Arc::new(SystemClock))
     }
 
-    /// [`Auth::new`], with the limits reading time from `clock`.
+    /// [`Auth::new`], with the limits, tokens, sessions and tickets reading time from
+    /// `clock`.
     pub fn with_clock(
         config: &AuthConfig,
         data_dir: &Path,
@@ -68,16 +71,27 @@ impl Auth {
             passwords: password::Passwords::default(),
             limiter: Arc::new(rate_limit::MemoryLimiter::new(
                 config.signups_per_ip_per_hour,
-                clock,
+                clock.clone(),
             )),
             oidc: oidc::Providers::new(&config.oidc)?,
             lifetime_secs,
+            clock,
         })
+    }
+
+    /// Now, in Unix seconds, by this `Auth`'s clock.
+    pub fn now(&self) -> i64 {
+        self.clock.unix_secs()
+    }
+
+    /// Now, as a date-time, by this `Auth`'s clock.
+    pub fn now_utc(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now_utc()
     }
 
     /// Opens a session for `user` and signs its token.
     pub async fn issue(&self, storage: &dyn Storage, user: &User) -> anyhow::Result<String> {
-        let now = now();
+        let now = self.now();
         let session = Session {
             jti: Uuid::new_v4().to_string(),
             user_id: user.id,
@@ -97,9 +111,4 @@ impl Auth {
             },
         })
     }
-}
-
-/// The clock, in Unix seconds.
-pub fn now() -> i64 {
-    chrono::Utc::now().timestamp()
 }

@@ -16,7 +16,6 @@ use axum::{
     response::{IntoResponse, Response},
     Form,
 };
-use chrono::Utc;
 use moat_storage::{PendingLogin, Ticket, TicketKind};
 use openidconnect::{
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
@@ -29,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{now, routes::account_banned, OIDC_TTL};
+use super::{routes::account_banned, OIDC_TTL};
 use crate::{
     config::OidcProviderConfig,
     http::{error::ApiError, json::ApiJson, pages::Origin},
@@ -347,7 +346,7 @@ pub async fn start(
             redirect_uri,
             next_path: sanitize_next(q.next.as_deref()),
             intent: intent.into(),
-            expires_at: now() + OIDC_TTL.as_secs() as i64,
+            expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
         })
         .await?;
     Ok((
@@ -466,7 +465,10 @@ async fn finish_inner(
     // `state` first: it is single use even when the provider reports an error.
     let pending = match params.state.as_deref() {
         Some(s) if !s.is_empty() && s.len() <= 512 => {
-            state.storage.take_pending_login(s, now()).await?
+            state
+                .storage
+                .take_pending_login(s, state.auth.now())
+                .await?
         }
         _ => None,
     };
@@ -593,7 +595,7 @@ pub async fn complete(
             subject: identity.subject,
             email: identity.email.clone(),
             next_path: next.to_owned(),
-            expires_at: Utc::now().timestamp() + OIDC_TTL.as_secs() as i64,
+            expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
         })
         .await?;
     let email = identity.email.unwrap_or_default();

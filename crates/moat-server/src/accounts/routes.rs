@@ -16,7 +16,6 @@ use uuid::Uuid;
 
 use super::{
     extract::{ClientIp, Member, Operator},
-    now,
     oidc::hash_ticket,
     password::check_password,
     rate_limit::{login_keys, LoginPermit, Outcome, SignupPermit},
@@ -285,7 +284,7 @@ async fn create_password_account(
             nickname_folded: folded,
             password_hash: Some(hash),
             identity: None,
-            created_at: Utc::now(),
+            created_at: state.auth.now_utc(),
         })
         .await?)
 }
@@ -356,7 +355,7 @@ pub async fn login(
         };
         let ticket = state
             .storage
-            .take_ticket(&hash_ticket(ticket), TicketKind::Link, now())
+            .take_ticket(&hash_ticket(ticket), TicketKind::Link, state.auth.now())
             .await?
             .ok_or_else(expired)?;
         if ticket.email.as_deref() != user.email.as_deref() {
@@ -369,7 +368,7 @@ pub async fn login(
         };
         match state
             .storage
-            .link_identity(user.id, &identity, Utc::now())
+            .link_identity(user.id, &identity, state.auth.now_utc())
             .await
         {
             Ok(()) | Err(StorageError::Conflict(_)) => {}
@@ -390,7 +389,7 @@ pub async fn login(
 pub async fn logout(State(state): State<AppState>, member: Member) -> Result<StatusCode, ApiError> {
     state
         .storage
-        .revoke_session(&member.session.jti, now())
+        .revoke_session(&member.session.jti, state.auth.now())
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -436,7 +435,7 @@ pub async fn update_me(
     // The old token carries the old nickname: end it.
     state
         .storage
-        .revoke_session(&member.session.jti, now())
+        .revoke_session(&member.session.jti, state.auth.now())
         .await?;
     Ok(ApiJson(TokenResponse { token }))
 }
@@ -519,7 +518,7 @@ pub async fn change_password(
         .map_err(ApiError::internal)?;
     state
         .storage
-        .set_password_hash(user.id, &hash, now())
+        .set_password_hash(user.id, &hash, state.auth.now())
         .await?;
     tracing::info!(user_id = user.id, "password changed; sessions revoked");
     Ok(ApiJson(TokenResponse {
@@ -551,7 +550,7 @@ pub async fn export_me(
     let export = MeExport {
         portfolios,
         favorites: favorites.iter().map(ToString::to_string).collect(),
-        exported_at: rfc3339(Utc::now()),
+        exported_at: rfc3339(state.auth.now_utc()),
         account: me_of(&state, user).await?,
         identities: identities
             .into_iter()
@@ -601,14 +600,17 @@ pub async fn delete_me(
     let user = &member.user;
     if user.password_hash.is_some() {
         confirm_password(&state, ip, user, "password", body.password.as_deref()).await?;
-    } else if now() - member.session.issued_at > RECENT_LOGIN.as_secs() as i64 {
+    } else if state.auth.now() - member.session.issued_at > RECENT_LOGIN.as_secs() as i64 {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "reauthentication_required",
             "Log in again, then delete the account within 10 minutes.",
         ));
     }
-    state.storage.delete_user(user.id, Utc::now()).await?;
+    state
+        .storage
+        .delete_user(user.id, state.auth.now_utc())
+        .await?;
     tracing::info!(user_id = user.id, "account deleted");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -691,7 +693,7 @@ pub async fn oidc_signup(
     let hash = hash_ticket(&body.ticket);
     let ticket = state
         .storage
-        .peek_ticket(&hash, TicketKind::Signup, now())
+        .peek_ticket(&hash, TicketKind::Signup, state.auth.now())
         .await?
         .ok_or_else(expired)?;
     if let Some(m) = check_nickname(&body.nickname) {
@@ -711,7 +713,7 @@ pub async fn oidc_signup(
                 subject: ticket.subject.clone(),
                 email: ticket.email.clone(),
             }),
-            created_at: Utc::now(),
+            created_at: state.auth.now_utc(),
         })
         .await;
     settle_signup(&state, permit, Outcome::of(&created)).await;
@@ -723,7 +725,7 @@ pub async fn oidc_signup(
     };
     state
         .storage
-        .take_ticket(&hash, TicketKind::Signup, now())
+        .take_ticket(&hash, TicketKind::Signup, state.auth.now())
         .await?;
     tracing::info!(user_id = user.id, provider = ?ticket.provider, "account created (social)");
     let token = issue(&state, &user).await?;

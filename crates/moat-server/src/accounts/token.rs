@@ -49,12 +49,13 @@ pub struct TokenError(#[from] jsonwebtoken::errors::Error);
 
 impl TokenKeys {
     pub fn from_secret(secret: &[u8]) -> Self {
-        // Pinned: HS256 only (so `none`, HS384, RS256… are refused), `exp` required
-        // and checked with no leeway.
+        // Pinned: HS256 only (so `none`, HS384, RS256… are refused), `exp` required.
+        // `exp` is checked by [`TokenKeys::verify`] against the caller's clock (the
+        // library's check would read the system's), with no leeway.
         let mut validation = Validation::new(Algorithm::HS256);
         validation.algorithms = vec![Algorithm::HS256];
         validation.leeway = 0;
-        validation.validate_exp = true;
+        validation.validate_exp = false;
         validation.validate_nbf = false;
         validation.validate_aud = false;
         validation.set_required_spec_claims(&["exp"]);
@@ -71,9 +72,17 @@ impl TokenKeys {
             .context("cannot sign a token")
     }
 
-    /// Checks the signature, the algorithm and `exp`; the claims when all hold.
-    pub fn verify(&self, token: &str) -> Result<Claims, TokenError> {
-        Ok(jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)?.claims)
+    /// Checks the signature, the algorithm and `exp` (against `now`, Unix seconds: a
+    /// token is good through its `exp` second); the claims when all hold.
+    pub fn verify(&self, token: &str, now: i64) -> Result<Claims, TokenError> {
+        let claims =
+            jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)?.claims;
+        if claims.exp < now {
+            return Err(TokenError(
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature.into(),
+            ));
+        }
+        Ok(claims)
     }
 }
 
@@ -170,14 +179,33 @@ mod tests {
     #[test]
     fn signs_and_verifies_and_refuses_another_key() {
         let keys = TokenKeys::from_secret(&[7; 32]);
-        let exp = chrono::Utc::now().timestamp() + 60;
+        let now = 1_800_000_000;
+        let exp = now + 60;
         let token = keys.sign(&claims(exp)).unwrap();
-        assert_eq!(keys.verify(&token).unwrap(), claims(exp));
-        assert!(TokenKeys::from_secret(&[8; 32]).verify(&token).is_err());
-        let expired = keys
-            .sign(&claims(chrono::Utc::now().timestamp() - 1))
-            .unwrap();
-        assert!(keys.verify(&expired).is_err());
+        assert_eq!(keys.verify(&token, now).unwrap(), claims(exp));
+        assert!(TokenKeys::from_secret(&[8; 32])
+            .verify(&token, now)
+            .is_err());
+        let expired = keys.sign(&claims(now - 1)).unwrap();
+        assert!(keys.verify(&expired, now).is_err());
+    }
+
+    #[test]
+    fn expiry_is_judged_by_the_given_clock_not_the_system_s() {
+        let keys = TokenKeys::from_secret(&[7; 32]);
+        // Long past by the system's clock, still good by the caller's.
+        let then = 1_000_000_000;
+        let token = keys.sign(&claims(then)).unwrap();
+        assert_eq!(
+            keys.verify(&token, then).unwrap(),
+            claims(then),
+            "good through exp"
+        );
+        assert!(keys.verify(&token, then + 1).is_err(), "no leeway");
+        // Good by the system's clock, expired by the caller's.
+        let soon = chrono::Utc::now().timestamp() + 60;
+        let token = keys.sign(&claims(soon)).unwrap();
+        assert!(keys.verify(&token, soon + 1).is_err());
     }
 
     #[test]

@@ -79,6 +79,11 @@ impl Observe {
             .ok()
     }
 
+    /// Ingest slots free now (tests wait on it instead of sleeping).
+    pub fn free_slots(&self) -> usize {
+        self.permits.available_permits()
+    }
+
     /// Queues a span for the writer; drops it when the queue is full.
     pub fn record_span(&self, span: NewSpan) {
         if self.spans.try_send(span).is_err() {

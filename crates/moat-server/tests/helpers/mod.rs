@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::{path::Path, sync::Arc};
+use std::{future::Future, path::Path, sync::Arc, time::Duration};
 
 use moat_server::{
     clock::{Clock, SystemClock},
@@ -23,6 +23,29 @@ pub const INDEX_HTML: &str = r#"<!doctype html>
   <body><div id="root"></div></body>
 </html>
 "#;
+
+/// How long a test waits for something the server does off the request path (a span
+/// written, an ingest slot given back) before failing: generous, machines are noisy.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+/// How often such a wait looks again.
+pub const POLL_EVERY: Duration = Duration::from_millis(10);
+
+/// Waits until `check` holds, looking every [`POLL_EVERY`]; fails the test, naming
+/// `what`, when it still does not after [`PATIENCE`].
+pub async fn wait_until<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still not {what} after {PATIENCE:?}"
+        );
+        tokio::time::sleep(POLL_EVERY).await;
+    }
+}
 
 pub struct TestApp {
     pub base: String,
@@ -68,7 +91,8 @@ impl TestApp {
         Self::spawn_with_clock(db, tweak, Arc::new(SystemClock)).await
     }
 
-    /// [`TestApp::spawn_with`], its time-based limits reading `clock`.
+    /// [`TestApp::spawn_with`], its time-based limits, tokens and sessions reading
+    /// `clock`.
     pub async fn spawn_with_clock(
         db: TestDatabase,
         tweak: impl FnOnce(&mut Config),
