@@ -16,6 +16,8 @@ pub struct AppState {
     pub assets: Arc<http::assets::Assets>,
     pub auth: Arc<crate::auth::Auth>,
     pub market: Arc<crate::market::MarketService>,
+    /// The live stream's topics and sockets (crate::hub).
+    pub hub: Arc<crate::hub::Hub>,
     /// The observability ingest: limits, budgets, the span writer (crate::observe).
     pub observe: Arc<crate::observe::Observe>,
     /// Decoded transactions by portfolio (crate::portfolio::cache).
@@ -82,9 +84,12 @@ impl Application {
         }
         let auth = crate::auth::Auth::with_clock(&config.auth, &config.data_dir, clock)
             .context("cannot set up accounts")?;
-        let market = crate::market::MarketService::start(storage.clone(), &config.market)
-            .await
-            .context("cannot load market data")?;
+        let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
+        crate::auth::topics::register(&hub);
+        let market =
+            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
+                .await
+                .context("cannot load market data")?;
         market.spawn_jobs();
         let install_id = storage
             .get_setting("install.id")
@@ -101,6 +106,7 @@ impl Application {
             assets: Arc::new(http::assets::Assets::load(&config)),
             auth: Arc::new(auth),
             market,
+            hub,
             observe,
             config: Arc::new(config),
             storage,

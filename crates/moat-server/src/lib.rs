@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod http;
+pub mod hub;
 pub mod logging;
 pub mod market;
 pub mod observe;

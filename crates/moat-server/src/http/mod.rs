@@ -163,7 +163,7 @@ pub fn router(state: AppState) -> Router {
             "/api/openapi.json",
             get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc_json) }),
         )
-        .route("/api/stream", get(market::stream::upgrade))
+        .route("/api/stream", get(crate::hub::socket::upgrade))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         // A span per API request that continues a browser trace (observe::spans).
@@ -284,15 +284,18 @@ mod tests {
             ..Config::default()
         };
         let auth = crate::auth::Auth::new(&config.auth, &db_dir).unwrap();
-        let market = crate::market::MarketService::start(storage.clone(), &config.market)
-            .await
-            .unwrap();
+        let hub = Arc::new(crate::hub::Hub::new(1));
+        let market =
+            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
+                .await
+                .unwrap();
         let observe =
             crate::observe::Observe::start(storage.clone(), &config.observe, String::new());
         let state = AppState {
             observe,
             auth: Arc::new(auth),
             market,
+            hub,
             assets: Arc::new(assets::Assets::load(&config)),
             config: Arc::new(config),
             storage,
