@@ -16,6 +16,8 @@ pub struct AppState {
     pub assets: Arc<http::assets::Assets>,
     pub auth: Arc<crate::accounts::Auth>,
     pub market: Arc<crate::market::MarketService>,
+    /// The live stream's topics and sockets (crate::hub).
+    pub hub: Arc<crate::hub::Hub>,
     /// The observability ingest: limits, budgets, the span writer (crate::observability).
     pub observe: Arc<crate::observability::Observe>,
     /// Decoded transactions by portfolio (crate::portfolio::cache).
@@ -83,16 +85,20 @@ impl Application {
         }
         let auth = crate::accounts::Auth::with_clock(&config.auth, &config.data_dir, clock)
             .context("cannot set up accounts")?;
-        let market = crate::market::MarketService::start(storage.clone(), &config.market)
-            .await
-            .context("cannot load market data")?;
+        let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
+        crate::accounts::topics::register(&hub);
+        let market =
+            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
+                .await
+                .context("cannot load market data")?;
         market.spawn_jobs();
         let install_id = storage
             .get_setting("install.id")
             .await
             .context("cannot read the install id")?
             .unwrap_or_default();
-        let observe = crate::observability::Observe::start(storage.clone(), &config.observe, install_id);
+        let observe =
+            crate::observability::Observe::start(storage.clone(), &config.observe, install_id);
         crate::observability::retention::spawn(storage.clone(), config.observe.retention_days);
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
@@ -102,6 +108,7 @@ impl Application {
             assets: Arc::new(http::assets::Assets::load(&config)),
             auth: Arc::new(auth),
             market,
+            hub,
             observe,
             config: Arc::new(config),
             storage,

@@ -1494,9 +1494,10 @@ async fn retention_purges_data_older_than_the_cutoff() {
     assert_eq!(kept, 0);
     assert_eq!(storage.obs_counts().await.unwrap(), before);
     // A cut-off in the future removes everything, in batches.
-    let purged = moat_server::observability::retention::purge_before(storage.as_ref(), now_ms() + 60_000)
-        .await
-        .unwrap();
+    let purged =
+        moat_server::observability::retention::purge_before(storage.as_ref(), now_ms() + 60_000)
+            .await
+            .unwrap();
     assert_eq!(purged as i64, before.sessions + before.data_rows());
     assert_eq!(storage.obs_counts().await.unwrap(), ObsCounts::default());
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
 import { RecorderIdentity } from '@/shared/observability/RecorderIdentity';
+import { useAccountEvents } from '@/shared/stream/account-events';
 import { OfflineBanner } from '@/shared/ui/OfflineBanner';
 import { ToastArea } from '@/shared/ui/toast';
 import { AppHeader } from './AppHeader';
@@ -12,13 +13,14 @@ import './Shell.css';
 
 /**
  * The layout around every page: header, navigation, the page itself, the offline banner,
- * toasts and route modals; plus scroll restoration, the app's focus signal and the
- * session recorder's identity.
+ * toasts and route modals; plus scroll restoration, the app's focus signal, the
+ * session recorder's identity and the member's account events (live stream).
  */
 export function Shell() {
   const { t } = useTranslation();
   useScrollRestoration();
   const appFocused = useQueryFocusFromApp();
+  useAccountEvents();
 
   return (
     <div className="shell" data-app-focused={appFocused}>

@@ -6,9 +6,9 @@ import type {
   PricedInstrument,
   Quote,
   QuotedInstrument,
-  StreamRequest,
 } from '@/shared/market/api-types';
-import type { SocketLike } from '@/shared/market/stream';
+import type { StreamRequest } from '@/shared/stream/frames';
+import type { SocketLike } from '@/shared/stream/stream';
 import { jsonResponse, TEST_META, type FetchHandler } from './fetch';
 
 /** A WebSocket the test opens, feeds and drops by hand; records what the app sent. */
@@ -56,6 +56,17 @@ export class FakeWebSocket implements SocketLike {
     this.readyState = FakeWebSocket.CLOSED;
     this.onerror?.(new Event('error'));
     this.onclose?.(new Event('close') as CloseEvent);
+  }
+
+  /** The server closed the connection with `code`. */
+  closeWith(code: number, reason = ''): void {
+    this.readyState = FakeWebSocket.CLOSED;
+    this.onclose?.(new CloseEvent('close', { code, reason }));
+  }
+
+  /** Tokens the app sent in `auth`, in order. */
+  authTokens(): string[] {
+    return this.sent.flatMap((f) => (f.op === 'auth' ? [f.token] : []));
   }
 
   /** Topics the app asked to subscribe to / unsubscribe from, in order. */

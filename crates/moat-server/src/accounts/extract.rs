@@ -20,7 +20,7 @@ use axum::{
     middleware::Next,
     response::Response,
 };
-use moat_storage::{Role, Session, User};
+use moat_storage::{Role, Session, SessionWithUser, User};
 
 use super::RENEWED_TOKEN_HEADER;
 use crate::{http::error::ApiError, AppState};
@@ -74,6 +74,35 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
     }
 }
 
+/// Checks a token: its signature, its session (not revoked, not expired, the token's
+/// member) and the member (neither banned nor deleted). The one check behind [`Member`]
+/// and the live stream's `auth` op; `401 token_invalid` when it fails.
+pub async fn verify_token(state: &AppState, token: &str) -> Result<Member, ApiError> {
+    let claims = state
+        .auth
+        .keys
+        .verify(token, state.auth.now())
+        .map_err(|_| ApiError::token_invalid())?;
+    let found = state.storage.session_with_user(&claims.jti).await?;
+    let now = state.auth.now();
+    let Some(found) = found.filter(|f| session_holds(f, claims.data.user_id, now)) else {
+        return Err(ApiError::token_invalid());
+    };
+    Ok(Member {
+        user: found.user,
+        session: found.session,
+    })
+}
+
+/// Whether a session of `user_id` still holds now: not revoked, not expired, and its
+/// member neither banned nor deleted.
+pub fn session_holds(found: &SessionWithUser, user_id: i64, now: i64) -> bool {
+    found.session.revoked_at.is_none()
+        && found.session.expires_at > now
+        && found.session.user_id == user_id
+        && found.user.is_active()
+}
+
 impl FromRequestParts<AppState> for Member {
     type Rejection = ApiError;
 
@@ -82,34 +111,17 @@ impl FromRequestParts<AppState> for Member {
             return Ok(member.clone());
         }
         let token = bearer(parts)?.ok_or_else(ApiError::unauthenticated)?;
+        let member = verify_token(state, token).await?;
         let now = state.auth.now();
-        let claims = state
-            .auth
-            .keys
-            .verify(token, now)
-            .map_err(|_| ApiError::token_invalid())?;
-        let found = state.storage.session_with_user(&claims.jti).await?;
-        let Some(found) = found.filter(|f| {
-            f.session.revoked_at.is_none()
-                && f.session.expires_at > now
-                && f.session.user_id == claims.data.user_id
-                && f.user.is_active()
-        }) else {
-            return Err(ApiError::token_invalid());
-        };
-        let half_life = (found.session.expires_at - found.session.issued_at) / 2;
-        if now - found.session.issued_at >= half_life {
+        let half_life = (member.session.expires_at - member.session.issued_at) / 2;
+        if now - member.session.issued_at >= half_life {
             if let Some(slot) = parts.extensions.get::<RenewalSlot>() {
-                match state.auth.issue(state.storage.as_ref(), &found.user).await {
+                match state.auth.issue(state.storage.as_ref(), &member.user).await {
                     Ok(fresh) => *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(fresh),
                     Err(e) => tracing::warn!(error = format!("{e:#}"), "cannot renew a token"),
                 }
             }
         }
-        let member = Member {
-            user: found.user,
-            session: found.session,
-        };
         parts.extensions.insert(member.clone());
         Ok(member)
     }

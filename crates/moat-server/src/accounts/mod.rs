@@ -6,6 +6,7 @@
 //! - [`password`]: Argon2id hashing and password rules; [`validate`]: email, nickname
 //! - [`extract`]: `Member`, `Operator`, `ClientIp`: the one place authorization happens
 //! - [`routes`]: the `/api/auth/*`, `/api/me*`, `/api/users/*`, `/api/admin/*` handlers
+//! - [`topics`]: the private `member:{id}:…` topics of the live stream
 //! - [`oidc`]: social log-in; [`rate_limit`]: the log-in back-off and sign-up limits
 //!   behind the [`rate_limit::Limiter`] trait
 
@@ -15,6 +16,7 @@ pub mod password;
 pub mod rate_limit;
 pub mod routes;
 pub mod token;
+pub mod topics;
 pub mod validate;
 
 use std::{path::Path, sync::Arc, time::Duration};

@@ -391,6 +391,7 @@ pub async fn logout(State(state): State<AppState>, member: Member) -> Result<Sta
         .storage
         .revoke_session(&member.session.jti, state.auth.now())
         .await?;
+    state.hub.revoke_session(&member.session.jti);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -437,6 +438,8 @@ pub async fn update_me(
         .storage
         .revoke_session(&member.session.jti, state.auth.now())
         .await?;
+    super::topics::session_renewed(&state, &member.session.jti, &token);
+    super::topics::account_changed(&state.hub, id);
     Ok(ApiJson(TokenResponse { token }))
 }
 
@@ -521,6 +524,10 @@ pub async fn change_password(
         .set_password_hash(user.id, &hash, state.auth.now())
         .await?;
     tracing::info!(user_id = user.id, "password changed; sessions revoked");
+    super::topics::account_changed(&state.hub, user.id);
+    state
+        .hub
+        .revoke_member(user.id, crate::hub::Revocation::SessionEnded);
     Ok(ApiJson(TokenResponse {
         token: issue(&state, user).await?,
     }))
@@ -612,6 +619,9 @@ pub async fn delete_me(
         .delete_user(user.id, state.auth.now_utc())
         .await?;
     tracing::info!(user_id = user.id, "account deleted");
+    state
+        .hub
+        .revoke_member(user.id, crate::hub::Revocation::Deleted);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -668,6 +678,7 @@ pub async fn set_premium(
         .user_by_id(user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("No such member."))?;
+    super::topics::account_changed(&state.hub, user_id);
     Ok(ApiJson(me_of(&state, &user).await?))
 }
 

@@ -84,7 +84,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::routes::set_premium))
         .routes(routes!(accounts::oidc::list_providers))
         .routes(routes!(accounts::oidc::start))
-        .routes(routes!(accounts::oidc::callback, accounts::oidc::callback_form))
+        .routes(routes!(
+            accounts::oidc::callback,
+            accounts::oidc::callback_form
+        ))
         .routes(routes!(accounts::routes::oidc_signup))
         .merge(portfolio::routes())
         .routes(routes!(market::routes::search))
@@ -131,7 +134,7 @@ pub fn router(state: AppState) -> Router {
             "/api/openapi.json",
             get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc_json) }),
         )
-        .route("/api/stream", get(market::stream::upgrade))
+        .route("/api/stream", get(crate::hub::socket::upgrade))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         // A span per API request that continues a browser trace (observe::spans).
@@ -143,9 +146,18 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(security::no_store_when_private));
     // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
     let ingest = Router::new()
-        .route("/public", axum::routing::post(observability::graphql::public))
-        .route("/v1/traces", axum::routing::post(observability::otlp::traces))
-        .route("/v1/metrics", axum::routing::post(observability::otlp::metrics));
+        .route(
+            "/public",
+            axum::routing::post(observability::graphql::public),
+        )
+        .route(
+            "/v1/traces",
+            axum::routing::post(observability::otlp::traces),
+        )
+        .route(
+            "/v1/metrics",
+            axum::routing::post(observability::otlp::metrics),
+        );
 
     with_layers(
         Router::new()
@@ -252,15 +264,18 @@ mod tests {
             ..Config::default()
         };
         let auth = crate::accounts::Auth::new(&config.auth, &db_dir).unwrap();
-        let market = crate::market::MarketService::start(storage.clone(), &config.market)
-            .await
-            .unwrap();
+        let hub = Arc::new(crate::hub::Hub::new(1));
+        let market =
+            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
+                .await
+                .unwrap();
         let observe =
             crate::observability::Observe::start(storage.clone(), &config.observe, String::new());
         let state = AppState {
             observe,
             auth: Arc::new(auth),
             market,
+            hub,
             assets: Arc::new(assets::Assets::load(&config)),
             config: Arc::new(config),
             storage,

@@ -22,7 +22,7 @@ use moat_market::{
 use moat_storage::Storage;
 
 use crate::config::MarketConfig;
-use stream::Hub;
+use crate::hub::Hub;
 
 /// How often the simulator's quotes are recomputed and pushed (on the wall clock's
 /// whole seconds, the simulator's price steps).
@@ -74,7 +74,8 @@ pub struct MarketService {
     quotes: RwLock<HashMap<InstrumentId, Quote>>,
     /// When a real provider was last asked for each quote, successfully or not.
     polled: RwLock<HashMap<InstrumentId, tokio::time::Instant>>,
-    pub hub: Arc<Hub>,
+    /// Where quotes are published (the hub lives in `AppState`).
+    hub: Arc<Hub>,
     config: MarketConfig,
 }
 
@@ -89,10 +90,12 @@ fn market_name(market: Market) -> &'static str {
 
 impl MarketService {
     /// Loads the curated instruments into storage, reads the catalogue and the last
-    /// stored quotes. Background jobs start with [`MarketService::spawn_jobs`].
+    /// stored quotes, and registers the `quote:` topics on `hub`. Background jobs start
+    /// with [`MarketService::spawn_jobs`].
     pub async fn start(
         storage: Arc<dyn Storage>,
         config: &MarketConfig,
+        hub: Arc<Hub>,
     ) -> anyhow::Result<Arc<Self>> {
         let simulator = Simulator::default();
         let providers = providers_for(config, &simulator);
@@ -118,16 +121,18 @@ impl MarketService {
             .into_iter()
             .map(|q| (q.instrument_id.clone(), q))
             .collect();
-        Ok(Arc::new(Self {
+        let service = Arc::new(Self {
             storage,
             simulator,
             providers,
             catalog: RwLock::new(Arc::new(Catalog::new(instruments))),
             quotes: RwLock::new(quotes),
             polled: RwLock::default(),
-            hub: Arc::new(Hub::new(config.max_stream_connections)),
+            hub,
             config: config.clone(),
-        }))
+        });
+        service.register_topics();
+        Ok(service)
     }
 
     pub fn catalog(&self) -> Arc<Catalog> {
@@ -207,10 +212,10 @@ impl MarketService {
                     q.state = QuoteState::Stale;
                     q.clone()
                 });
-                drop(quotes);
                 if let Some(q) = &stale {
-                    self.hub.publish_quote(q);
+                    self.publish_quote(q);
                 }
+                drop(quotes);
                 stale
             }
         }
@@ -224,7 +229,7 @@ impl MarketService {
             old.price != quote.price || old.volume != quote.volume || old.state != quote.state
         });
         if changed {
-            self.hub.publish_quote(&quote);
+            self.publish_quote(&quote);
             quotes.insert(quote.instrument_id.clone(), quote);
         }
         changed
@@ -464,7 +469,7 @@ impl MarketService {
     fn simulator_tick(&self) {
         let now = Utc::now();
         let catalog = self.catalog();
-        for id in self.hub.quote_topics() {
+        for id in self.quote_topics() {
             if let Some(inst) = catalog.by_id.get(&id) {
                 if self.is_simulated(inst) {
                     self.accept_quote(self.simulator.quote_at(inst, now));
@@ -490,7 +495,7 @@ impl MarketService {
         loop {
             tick.tick().await;
             let catalog = self.catalog();
-            for id in self.hub.quote_topics() {
+            for id in self.quote_topics() {
                 let Some(inst) = catalog.by_id.get(&id) else {
                     continue;
                 };

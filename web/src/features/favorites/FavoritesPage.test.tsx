@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@/shared/market/api-types';
-import { resetMarketStream } from '@/shared/market/stream';
+import { resetLiveStream } from '@/shared/stream/stream';
 import { AAPL, FakeWebSocket, HYNIX, instrument, marketApi, quote } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  resetMarketStream();
+  resetLiveStream();
 });
 
 describe('favourites page', () => {

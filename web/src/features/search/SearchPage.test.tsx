@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetMarketStream } from '@/shared/market/stream';
+import { resetLiveStream } from '@/shared/stream/stream';
 import { AAPL, detail, FakeWebSocket, HYNIX, instrument, marketApi } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { SEARCH_DEBOUNCE_MS } from './SearchPage';
@@ -35,7 +35,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  resetMarketStream();
+  resetLiveStream();
 });
 
 describe('search page', () => {

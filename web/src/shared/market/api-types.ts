@@ -106,17 +106,4 @@ export interface MarketOverview {
 /** `PUT /api/me/favorites`: the whole ordered list (at most 100, no duplicates). */
 export type FavoritesUpdate = ApiSchema<'FavoritesRequest'>;
 
-// --- /api/stream (WebSocket; not in the OpenAPI document) ------------------------------
-
-/** Client → server frames of `/api/stream`. */
-export type StreamRequest =
-  | { op: 'subscribe'; topics: string[] }
-  | { op: 'unsubscribe'; topics: string[] }
-  | { op: 'ping' };
-
-/** Server → client frames of `/api/stream`. */
-export type StreamMessage =
-  | { op: 'quote'; topic: string; data: Quote }
-  | { op: 'subscribed'; topics: string[] }
-  | { op: 'error'; code: 'unknown_topic' | 'too_many_subscriptions' | 'bad_message' | (string & {}); message: string }
-  | { op: 'pong' };
+// /api/stream's frames: `@/shared/stream/frames`.

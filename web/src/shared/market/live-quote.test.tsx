@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, quote } from '@/test/market';
 import { jsonResponse, mockFetch } from '@/test/fetch';
 import { useLiveQuote } from './live-quote';
-import { resetMarketStream, STREAM_IDLE_CLOSE_MS } from './stream';
+import { resetLiveStream, STREAM_IDLE_CLOSE_MS } from '@/shared/stream/stream';
 
 function Price({ id, testId }: { id: string; testId: string }) {
   const q = useLiveQuote(id);
@@ -17,7 +17,7 @@ beforeEach(() => {
   mockFetch((url) => jsonResponse(quote({ instrument_id: decodeURIComponent(url.pathname.split('/')[3]!) })));
 });
 
-afterEach(() => resetMarketStream());
+afterEach(() => resetLiveStream());
 
 describe('useLiveQuote', () => {
   it('shares one subscription among components, updates them all, and unsubscribes after the last unmounts', async () => {

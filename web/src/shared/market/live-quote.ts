@@ -3,15 +3,22 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { InstrumentId } from './api-types';
 import { isQuote, useQuote, writeQuote, type UseQuoteOptions } from './quote';
-import { marketStream, type TopicListener, type TopicStream } from './stream';
+import { liveStream, type GapListener, type TopicListener, type TopicStream } from '@/shared/stream/stream';
+import { marketKeys } from './keys';
 
 /** The stream topic of an instrument's quotes. */
 export const quoteTopic = (id: InstrumentId) => `quote:${id}`;
 
-/** One cache-writing listener per query client and instrument, shared by every subscriber. */
-const writers = new WeakMap<QueryClient, Map<InstrumentId, TopicListener>>();
+interface Writer {
+  listener: TopicListener;
+  /** Quotes were lost: the quote is fetched again (the newest push follows anyway). */
+  onGap: GapListener;
+}
 
-function writerFor(client: QueryClient, id: InstrumentId): TopicListener {
+/** One cache-writing listener per query client and instrument, shared by every subscriber. */
+const writers = new WeakMap<QueryClient, Map<InstrumentId, Writer>>();
+
+function writerFor(client: QueryClient, id: InstrumentId): Writer {
   let byId = writers.get(client);
   if (!byId) {
     byId = new Map();
@@ -19,8 +26,11 @@ function writerFor(client: QueryClient, id: InstrumentId): TopicListener {
   }
   let writer = byId.get(id);
   if (!writer) {
-    writer = (data) => {
-      if (isQuote(data) && data.instrument_id === id) writeQuote(client, data);
+    writer = {
+      listener: (data) => {
+        if (isQuote(data) && data.instrument_id === id) writeQuote(client, data);
+      },
+      onGap: () => void client.invalidateQueries({ queryKey: marketKeys.quote(id) }),
     };
     byId.set(id, writer);
   }
@@ -31,8 +41,9 @@ function writerFor(client: QueryClient, id: InstrumentId): TopicListener {
  * Keeps `['market', 'quote', id]` of `client` current from the stream until the returned
  * function is called.
  */
-export function subscribeQuote(client: QueryClient, id: InstrumentId, stream: TopicStream = marketStream()): () => void {
-  return stream.subscribe(quoteTopic(id), writerFor(client, id));
+export function subscribeQuote(client: QueryClient, id: InstrumentId, stream: TopicStream = liveStream()): () => void {
+  const { listener, onGap } = writerFor(client, id);
+  return stream.subscribe(quoteTopic(id), listener, onGap);
 }
 
 /** Subscribes to `id`'s quotes while the component is mounted (`null`: nothing). */

@@ -1,9 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, quote } from '@/test/market';
-import { marketKeys } from './keys';
-import { subscribeQuote } from './live-quote';
+import { marketKeys } from '@/shared/market/keys';
+import { subscribeQuote } from '@/shared/market/live-quote';
+import { subscribeAccountEvents } from './account-events';
 import {
+  CLOSE_BANNED,
+  CLOSE_SESSION_ENDED,
   defaultStreamUrl,
   reconnectDelayMs,
   RECONNECT_INITIAL_MS,
@@ -15,11 +18,25 @@ import {
 
 const streams: TopicStream[] = [];
 
+/** The test's token store: tokens are `<member>:<anything>`. */
+let token: string | undefined;
+const tokenListeners = new Set<() => void>();
+function setToken(next: string | undefined) {
+  token = next;
+  tokenListeners.forEach((l) => l());
+}
+
 function makeStream() {
   const stream = new TopicStream({
     url: () => 'ws://moat.test/api/stream',
     createSocket: (url) => new FakeWebSocket(url),
     random: () => 0,
+    token: () => token,
+    onTokenChange: (listener) => {
+      tokenListeners.add(listener);
+      return () => tokenListeners.delete(listener);
+    },
+    memberOf: (t) => Number(t.split(':')[0]),
   });
   streams.push(stream);
   return stream;
@@ -34,6 +51,7 @@ const socket = () => {
 beforeEach(() => {
   vi.useFakeTimers();
   FakeWebSocket.reset();
+  token = undefined;
 });
 
 afterEach(() => {
@@ -229,5 +247,164 @@ describe('stream client', () => {
     vi.advanceTimersByTime(RECONNECT_INITIAL_MS);
     socket().open();
     expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+  });
+
+  it('ignores frames it does not know, and pushes with other ops', () => {
+    const stream = makeStream();
+    const listener = vi.fn();
+    stream.subscribe('quote:KRX:005930', listener);
+    socket().open();
+    socket().push({ op: 'presence', topic: 'quote:KRX:005930', data: 1 });
+    socket().push({ op: 'unsubscribed', topics: [] });
+    socket().push(null);
+    socket().push(42);
+    expect(listener).not.toHaveBeenCalled();
+    socket().push({ op: 'quote', topic: 'quote:KRX:005930', seq: 3, data: 'ok' });
+    expect(listener).toHaveBeenCalledWith('ok');
+  });
+});
+
+describe('stream gaps', () => {
+  it('calls the gap listeners of that topic only, once each', () => {
+    const stream = makeStream();
+    const gapA = vi.fn();
+    const gapB = vi.fn();
+    stream.subscribe('quote:KRX:005930', () => {}, gapA);
+    stream.subscribe('quote:KRX:005930', () => {}, gapA);
+    stream.subscribe('quote:NASDAQ:AAPL', () => {}, gapB);
+    stream.subscribe('quote:INDEX:KOSPI', () => {});
+    socket().open();
+    socket().push({ op: 'gap', topic: 'quote:KRX:005930', last_seq: 12 });
+    socket().push({ op: 'gap', topic: 'quote:INDEX:KOSPI', last_seq: 0 });
+    socket().push({ op: 'gap', topic: 'quote:NOPE:X', last_seq: 0 });
+    expect(gapA).toHaveBeenCalledTimes(1);
+    expect(gapB).not.toHaveBeenCalled();
+  });
+
+  it('re-fetches a quote after a gap', () => {
+    const stream = makeStream();
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    subscribeQuote(client, 'KRX:005930', stream);
+    socket().open();
+    socket().push({ op: 'gap', topic: 'quote:KRX:005930', last_seq: 4 });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: marketKeys.quote('KRX:005930') });
+  });
+});
+
+describe('stream authentication', () => {
+  it('a visitor sends no auth and holds private topics back', () => {
+    const stream = makeStream();
+    stream.subscribe('quote:KRX:005930', () => {});
+    stream.subscribe('member:7:account', () => {});
+    socket().open();
+    expect(socket().authTokens()).toEqual([]);
+    expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+  });
+
+  it('a member authenticates first and subscribes private topics once authed', () => {
+    setToken('7:a');
+    const stream = makeStream();
+    const listener = vi.fn();
+    stream.subscribe('quote:KRX:005930', () => {});
+    stream.subscribe('member:7:account', listener);
+    socket().open();
+    expect(socket().sent[0]).toEqual({ op: 'auth', token: '7:a' });
+    expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+    socket().push({ op: 'authed', member: 7 });
+    expect(stream.authenticated).toBe(true);
+    expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930'], ['member:7:account']]);
+    socket().push({ op: 'event', topic: 'member:7:account', seq: 5, data: { kind: 'account_changed' } });
+    expect(listener).toHaveBeenCalledWith({ kind: 'account_changed' });
+  });
+
+  it('re-authenticates on a renewed token, authenticates on log-in, and reconnects on log-out or another member', () => {
+    const stream = makeStream();
+    stream.subscribe('quote:KRX:005930', () => {});
+    socket().open();
+    // A visitor logs in: the open socket authenticates.
+    setToken('7:a');
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(socket().authTokens()).toEqual(['7:a']);
+    socket().push({ op: 'authed', member: 7 });
+    // The same member's renewed token is sent on the same socket.
+    setToken('7:b');
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(socket().authTokens()).toEqual(['7:a', '7:b']);
+    // Another member: a new socket, authenticated as them.
+    const first = socket();
+    setToken('8:a');
+    expect(first.closedByClient).toBe(true);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    socket().open();
+    expect(socket().authTokens()).toEqual(['8:a']);
+    expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+    // Log-out: a new socket, as a visitor.
+    const second = socket();
+    setToken(undefined);
+    expect(second.closedByClient).toBe(true);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+    socket().open();
+    expect(socket().authTokens()).toEqual([]);
+    expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+  });
+
+  it.each([CLOSE_SESSION_ENDED, CLOSE_BANNED])(
+    'closed with %i, it reconnects after the back-off as a visitor, never with the dead token',
+    (code) => {
+      setToken('7:a');
+      const stream = makeStream();
+      stream.subscribe('quote:KRX:005930', () => {});
+      stream.subscribe('member:7:account', () => {});
+      socket().open();
+      socket().push({ op: 'authed', member: 7 });
+      socket().closeWith(code, 'session ended');
+      // No hot loop: nothing until the back-off has passed.
+      expect(FakeWebSocket.instances).toHaveLength(1);
+      vi.advanceTimersByTime(RECONNECT_INITIAL_MS);
+      expect(FakeWebSocket.instances).toHaveLength(2);
+      socket().open();
+      expect(socket().authTokens()).toEqual([]);
+      expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930']]);
+      // A new log-in is used at once.
+      setToken('7:fresh');
+      expect(socket().authTokens()).toEqual(['7:fresh']);
+      socket().push({ op: 'authed', member: 7 });
+      expect(socket().frames('subscribe')).toEqual([['quote:KRX:005930'], ['member:7:account']]);
+    },
+  );
+
+  it('does not send a token the server refused again', () => {
+    setToken('7:a');
+    const stream = makeStream();
+    stream.subscribe('quote:KRX:005930', () => {});
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    socket().open();
+    socket().push({ op: 'error', code: 'unauthorized', message: 'no' });
+    expect(warn).toHaveBeenCalled();
+    socket().drop();
+    vi.advanceTimersByTime(RECONNECT_INITIAL_MS);
+    socket().open();
+    expect(socket().authTokens()).toEqual([]);
+    warn.mockRestore();
+  });
+
+  it('refetches the member’s account when it changed or events were lost', () => {
+    setToken('7:a');
+    const stream = makeStream();
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    const off = subscribeAccountEvents(client, 7, stream);
+    socket().open();
+    socket().push({ op: 'authed', member: 7 });
+    expect(socket().frames('subscribe')).toEqual([['member:7:account']]);
+    socket().push({ op: 'event', topic: 'member:7:account', seq: 1, data: { kind: 'something_else' } });
+    expect(invalidate).not.toHaveBeenCalled();
+    socket().push({ op: 'event', topic: 'member:7:account', seq: 2, data: { kind: 'account_changed' } });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['me', 7], exact: true });
+    socket().push({ op: 'gap', topic: 'member:7:account', last_seq: 2 });
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    off();
+    expect(socket().frames('unsubscribe')).toEqual([['member:7:account']]);
   });
 });

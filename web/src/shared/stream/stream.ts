@@ -1,6 +1,6 @@
 /**
- * The tab's one WebSocket to `/api/stream` (docs/market.md "The stream"): JSON frames
- * multiplexed by topic (`quote:KRX:005930`; later `chat:…`).
+ * The tab's one WebSocket to `/api/stream` (docs/stream.md): JSON frames multiplexed by
+ * topic (`quote:KRX:005930` public, `member:7:account` private).
  *
  * - Opened lazily by the first subscription; closed once nothing has been subscribed for
  *   {@link STREAM_IDLE_CLOSE_MS} (so moving between pages does not reconnect).
@@ -10,10 +10,20 @@
  *   again; coming back online reconnects at once.
  * - At most {@link STREAM_MAX_TOPICS} topics are subscribed at a time (the server's cap);
  *   further ones wait for a free slot.
+ * - Logged in, the socket sends `auth` with the current token first; private
+ *   (`member:…`) topics are subscribed only once the server answered `authed`. A renewed
+ *   token of the same member is sent again on the open socket; logging in as a visitor
+ *   authenticates the open socket; logging out or switching members opens a new socket.
+ * - Closed by the server with {@link CLOSE_SESSION_ENDED} or {@link CLOSE_BANNED} (or
+ *   answered `unauthorized`), the token is dead: the stream reconnects with the usual
+ *   back-off as a visitor and never sends that token again.
+ * - `gap` (frames were lost) calls the topic's `onGap` so the subscriber re-fetches;
+ *   unknown ops are ignored.
  *
  * No React and no query cache here: `live-quote.ts` writes pushed quotes into the cache.
  */
-import type { StreamMessage, StreamRequest } from './api-types';
+import { currentToken, decodeToken, subscribeAuth } from '@/shared/auth/session';
+import type { StreamMessage, StreamRequest } from './frames';
 
 /** Path of the stream endpoint. */
 export const STREAM_PATH = '/api/stream';
@@ -31,6 +41,12 @@ export const STREAM_MAX_TOPICS = 64;
 export const STREAM_PING_MS = 25_000;
 /** The socket closes after this long without any subscription. */
 export const STREAM_IDLE_CLOSE_MS = 30_000;
+/** Close code: the socket's session ended (log-out, password change, deletion). */
+export const CLOSE_SESSION_ENDED = 4401;
+/** Close code: the member was banned. */
+export const CLOSE_BANNED = 4403;
+/** Topics under this prefix are a member's own: subscribed only on an authenticated socket. */
+export const PRIVATE_TOPIC_PREFIX = 'member:';
 
 /** Delay before reconnect attempt `attempt` (0-based), before jitter. */
 export function reconnectDelayMs(attempt: number): number {
@@ -52,6 +68,8 @@ export interface SocketLike {
 const OPEN = 1;
 
 export type TopicListener = (data: unknown) => void;
+/** Called when frames of a topic were lost: re-fetch its state. */
+export type GapListener = () => void;
 
 export type StreamStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
@@ -61,6 +79,12 @@ export interface TopicStreamOptions {
   createSocket?: (url: string) => SocketLike;
   /** `Math.random` unless a test fixes it. */
   random?: () => number;
+  /** The member's current token (`undefined`: a visitor); the stored one by default. */
+  token?: () => string | undefined;
+  /** Calls the listener when the token may have changed; returns the unsubscribe. */
+  onTokenChange?: (listener: () => void) => () => void;
+  /** The member a token belongs to. */
+  memberOf?: (token: string) => number | undefined;
 }
 
 /** `ws://host/api/stream` (or `wss:` on https) for the page's own host. */
@@ -71,7 +95,10 @@ export function defaultStreamUrl(): string {
 
 interface Subscription {
   listener: TopicListener;
+  onGap?: GapListener;
 }
+
+const isPrivate = (topic: string) => topic.startsWith(PRIVATE_TOPIC_PREFIX);
 
 /** A reference-counted, reconnecting, topic-multiplexed WebSocket. */
 export class TopicStream {
@@ -87,18 +114,32 @@ export class TopicStream {
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private readonly statusListeners = new Set<() => void>();
   private currentStatus: StreamStatus = 'idle';
+  /** The token the current socket sent in `auth`. */
+  private authToken: string | undefined;
+  /** Whether the server answered `authed` on the current socket. */
+  private authed = false;
+  /** A token the server refused or whose session it ended: never sent again. */
+  private deadToken: string | undefined;
+  private readonly offToken: () => void;
 
   constructor(options: TopicStreamOptions) {
     this.options = {
       createSocket: (url) => new WebSocket(url),
       random: Math.random,
+      token: currentToken,
+      onTokenChange: subscribeAuth,
+      memberOf: (token) => decodeToken(token)?.data.user_id,
       ...options,
     };
+    this.offToken = this.options.onTokenChange(this.onTokenChange);
   }
 
-  /** Listens to `topic` until the returned function is called. */
-  subscribe(topic: string, listener: TopicListener): () => void {
-    const subscription: Subscription = { listener };
+  /**
+   * Listens to `topic` until the returned function is called; `onGap` is called when
+   * frames of the topic were lost (re-fetch).
+   */
+  subscribe(topic: string, listener: TopicListener, onGap?: GapListener): () => void {
+    const subscription: Subscription = { listener, onGap };
     let subs = this.topics.get(topic);
     if (!subs) {
       subs = new Set();
@@ -133,9 +174,15 @@ export class TopicStream {
     return () => this.statusListeners.delete(listener);
   }
 
+  /** Whether the server accepted the current socket's token. */
+  get authenticated(): boolean {
+    return this.authed;
+  }
+
   /** Closes the socket and forgets every subscription (tests, log-out of a whole tab). */
   dispose(): void {
     this.topics.clear();
+    this.offToken();
     this.close();
   }
 
@@ -170,13 +217,16 @@ export class TopicStream {
     }
   }
 
-  /** Subscribes the current, open socket to wanted topics it does not have yet, within the cap. */
+  /**
+   * Subscribes the current, open socket to wanted topics it does not have yet, within the
+   * cap; private topics only once authenticated.
+   */
   private flush(): void {
     if (!this.isOpen()) return;
     const topics: string[] = [];
     for (const topic of this.topics.keys()) {
       if (this.active.size >= STREAM_MAX_TOPICS) break;
-      if (this.active.has(topic)) continue;
+      if (this.active.has(topic) || (isPrivate(topic) && !this.authed)) continue;
       this.active.add(topic);
       topics.push(topic);
     }
@@ -204,6 +254,7 @@ export class TopicStream {
       if (socket !== this.socket) return;
       this.attempt = 0;
       this.setStatus('open');
+      this.authenticate();
       this.flush();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ op: 'ping' }), STREAM_PING_MS);
@@ -211,8 +262,10 @@ export class TopicStream {
     socket.onmessage = (event) => {
       if (socket === this.socket) this.receive(event.data);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (socket !== this.socket) return;
+      // The session is over: reconnecting with its token would only be closed again.
+      if (event.code === CLOSE_SESSION_ENDED || event.code === CLOSE_BANNED) this.deadToken = this.authToken;
       this.dropSocket();
       this.scheduleReconnect();
     };
@@ -229,20 +282,81 @@ export class TopicStream {
     } catch {
       return;
     }
-    if (message.op === 'quote' && typeof message.topic === 'string') {
-      const subs = this.topics.get(message.topic);
-      if (!subs) return;
-      // One call per distinct listener (several components may share one).
-      new Set([...subs].map((s) => s.listener)).forEach((listener) => listener(message.data));
-    } else if (message.op === 'error') {
-      console.warn(`stream: ${message.code}: ${message.message}`);
+    if (typeof message !== 'object' || message === null) return;
+    switch (message.op) {
+      case 'quote':
+      case 'event': {
+        if (typeof message.topic !== 'string') return;
+        const subs = this.topics.get(message.topic);
+        if (!subs) return;
+        // One call per distinct listener (several components may share one).
+        new Set([...subs].map((s) => s.listener)).forEach((listener) => listener(message.data));
+        return;
+      }
+      case 'gap': {
+        const subs = typeof message.topic === 'string' ? this.topics.get(message.topic) : undefined;
+        if (!subs) return;
+        new Set([...subs].flatMap((s) => (s.onGap ? [s.onGap] : []))).forEach((onGap) => onGap());
+        return;
+      }
+      case 'authed':
+        this.authed = true;
+        this.flush();
+        return;
+      case 'error':
+        if (message.code === 'unauthorized' && this.authToken) {
+          this.deadToken = this.authToken;
+          this.authToken = undefined;
+        }
+        console.warn(`stream: ${message.code}: ${message.message}`);
+        return;
+      default:
+      // Unknown ops (newer servers) are ignored.
     }
   }
+
+  /** The token to send, unless the server refused it or ended its session. */
+  private usableToken(): string | undefined {
+    const token = this.options.token();
+    return token && token !== this.deadToken ? token : undefined;
+  }
+
+  /** Sends `auth` with the current token on the open socket, if logged in. */
+  private authenticate(): void {
+    const token = this.usableToken();
+    if (!token || token === this.authToken) return;
+    this.authToken = token;
+    this.send({ op: 'auth', token });
+  }
+
+  private readonly onTokenChange = () => {
+    const token = this.usableToken();
+    if (token === this.authToken || !this.isOpen()) return;
+    const was = this.authToken === undefined ? undefined : this.options.memberOf(this.authToken);
+    const now = token === undefined ? undefined : this.options.memberOf(token);
+    // A visitor logging in, or the same member's renewed token: (re-)authenticate.
+    if (token !== undefined && (was === undefined ? this.authToken === undefined : was === now)) {
+      this.authenticate();
+      return;
+    }
+    // Logged out, or another member: start afresh with a new socket.
+    const socket = this.socket;
+    this.dropSocket();
+    try {
+      socket?.close(1000);
+    } catch {
+      // already closed
+    }
+    this.attempt = 0;
+    this.connect();
+  };
 
   private dropSocket(): void {
     const socket = this.socket;
     this.socket = undefined;
     this.active.clear();
+    this.authToken = undefined;
+    this.authed = false;
     clearInterval(this.pingTimer);
     if (socket) {
       socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
@@ -288,13 +402,13 @@ export class TopicStream {
 let shared: TopicStream | undefined;
 
 /** The tab's stream (created on first use; no socket until something subscribes). */
-export function marketStream(): TopicStream {
+export function liveStream(): TopicStream {
   shared ??= new TopicStream({ url: defaultStreamUrl });
   return shared;
 }
 
-/** Closes and forgets the tab's stream; the next {@link marketStream} call starts afresh (tests). */
-export function resetMarketStream(): void {
+/** Closes and forgets the tab's stream; the next {@link liveStream} call starts afresh (tests). */
+export function resetLiveStream(): void {
   shared?.dispose();
   shared = undefined;
 }
