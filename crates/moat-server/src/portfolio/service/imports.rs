@@ -20,9 +20,19 @@ async fn parse_upload(
     settings: PortfolioSettings,
     last_id: i64,
 ) -> Result<csv_file::ParsedFile, ApiError> {
-    let parsed = tokio::task::spawn_blocking(move || csv_file::parse(file, &settings, last_id))
-        .await
-        .map_err(ApiError::internal)?;
+    let parsed = tokio::task::spawn_blocking(move || {
+        let mut file = file;
+        let parsed = csv_file::parse(&mut file, &settings, last_id);
+        if matches!(parsed, Err(csv_file::FileTooLarge::Rows)) {
+            // Read what the client is still sending (bounded by the route's body
+            // limit) before answering: a socket closed with unread data is reset, and
+            // the reset can reach the client before it has read the 413.
+            let _ = std::io::copy(&mut file, &mut std::io::sink());
+        }
+        parsed
+    })
+    .await
+    .map_err(ApiError::internal)?;
     parsed.map_err(|too_large| match too_large {
         csv_file::FileTooLarge::Bytes => ApiError::payload_too_large(csv_file::MAX_IMPORT_BYTES),
         csv_file::FileTooLarge::Rows => ApiError::new(
