@@ -50,7 +50,7 @@ async fn bench_login() {
         data_dir: dir.path().to_path_buf(),
         log_level: "warn".into(),
         // No price history: its first-start backfill would compete with the log-ins.
-        market: moat_server::config::MarketConfig {
+        market: moat_server::market::MarketConfig {
             backfill_years: 0,
             ..Default::default()
         },

@@ -8,21 +8,64 @@ use tokio::net::TcpListener;
 
 use crate::{config::Config, http};
 
-/// What every request handler can reach.
+/// What the server holds while it runs: the cross-cutting parts, then one state per
+/// area. A handler takes its own area's state (`State<PortfolioState>`, through
+/// `FromRef`), which reaches only that area's storage sub-trait.
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
+    /// The whole storage: for the cross-cutting parts only (health, migrations).
     pub storage: Arc<dyn Storage>,
     pub assets: Arc<http::assets::Assets>,
-    pub auth: Arc<crate::accounts::Auth>,
-    pub market: Arc<crate::market::MarketService>,
     /// The live stream's topics and sockets (crate::hub).
     pub hub: Arc<crate::hub::Hub>,
-    /// The observability ingest: limits, budgets, the span writer (crate::observability).
-    pub observe: Arc<crate::observability::Observe>,
-    /// Decoded transactions by portfolio (crate::portfolio::cache).
-    pub ledgers: Arc<crate::portfolio::cache::TransactionCache>,
     pub started_at: Instant,
+    // The areas, one line each.
+    pub accounts: crate::accounts::AccountsState,
+    pub market: crate::market::MarketState,
+    pub portfolio: crate::portfolio::PortfolioState,
+    pub observability: crate::observability::ObservabilityState,
+}
+
+impl AppState {
+    /// Starts every area on an open, migrated storage: the composition of the server.
+    pub async fn start(
+        config: Config,
+        storage: Arc<dyn Storage>,
+        clock: Arc<dyn crate::clock::Clock>,
+        install_id: String,
+    ) -> anyhow::Result<Self> {
+        let config = Arc::new(config);
+        let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
+        // The areas, one line each (in the order they depend on each other).
+        let accounts = crate::accounts::AccountsState::start(&config, storage.clone(), &hub, clock)
+            .context("cannot set up accounts")?;
+        let market = crate::market::MarketState::start(&config, storage.clone(), &hub)
+            .await
+            .context("cannot load market data")?;
+        let portfolio = crate::portfolio::PortfolioState::start(&config, storage.clone(), &market);
+        let observability =
+            crate::observability::ObservabilityState::start(&config, storage.clone(), install_id);
+        Ok(Self {
+            assets: Arc::new(http::assets::Assets::load(&config)),
+            hub,
+            config,
+            storage,
+            started_at: Instant::now(),
+            accounts,
+            market,
+            portfolio,
+            observability,
+        })
+    }
+}
+
+impl AppState {
+    /// Starts the areas' background jobs (one line per area that has some).
+    pub fn spawn_jobs(&self) {
+        self.market.spawn_jobs();
+        self.observability.spawn_jobs();
+    }
 }
 
 /// A built server: storage open and migrated, listener bound.
@@ -72,49 +115,24 @@ impl Application {
             .migrate()
             .await
             .context("cannot apply database migrations")?;
-        storage
+        let install_id = storage
             .insert_setting_if_absent("install.id", &uuid::Uuid::new_v4().to_string())
             .await
             .context("cannot record the install id")?;
-        if config.auth.token_key.is_empty() && storage.backend() == moat_storage::Backend::Postgres
+        if config.accounts.token_key.is_empty()
+            && storage.backend() == moat_storage::Backend::Postgres
         {
             tracing::warn!(
-                "auth.token_key is not set: tokens are signed with a key made in data_dir; \
-                 instances sharing this PostgreSQL database must share one key (MOAT_AUTH_TOKEN_KEY)"
+                "accounts.token_key is not set: tokens are signed with a key made in data_dir; \
+                 instances sharing this PostgreSQL database must share one key (MOAT_ACCOUNTS_TOKEN_KEY)"
             );
         }
-        let auth = crate::accounts::Auth::with_clock(&config.auth, &config.data_dir, clock)
-            .context("cannot set up accounts")?;
-        let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
-        crate::accounts::topics::register(&hub);
-        let market =
-            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
-                .await
-                .context("cannot load market data")?;
-        market.spawn_jobs();
-        let install_id = storage
-            .get_setting("install.id")
-            .await
-            .context("cannot read the install id")?
-            .unwrap_or_default();
-        let observe =
-            crate::observability::Observe::start(storage.clone(), &config.observe, install_id);
-        crate::observability::retention::spawn(storage.clone(), config.observe.retention_days);
         let addr = SocketAddr::new(config.host, config.port);
         let listener = TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
-        let state = AppState {
-            assets: Arc::new(http::assets::Assets::load(&config)),
-            auth: Arc::new(auth),
-            market,
-            hub,
-            observe,
-            config: Arc::new(config),
-            storage,
-            ledgers: Default::default(),
-            started_at: Instant::now(),
-        };
+        let state = AppState::start(config, storage, clock, install_id).await?;
+        state.spawn_jobs();
         Ok(Self { listener, state })
     }
 

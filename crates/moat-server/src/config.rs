@@ -9,6 +9,11 @@ use figment::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::{
+    accounts::AccountsConfig, market::MarketConfig, observability::ObservabilityConfig,
+    portfolio::PortfolioConfig,
+};
+
 /// Every setting of the server. Field names are the TOML keys; the environment
 /// variable of a key is `MOAT_` + the key in upper case (e.g. `MOAT_DATABASE_URL`).
 #[derive(Clone, Serialize, Deserialize, PartialEq)]
@@ -55,208 +60,19 @@ pub struct Config {
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
-    /// Accounts and sign-in (`[auth]`, `[[auth.oidc]]`).
+    // The areas' sections, one line each (and one in `Config::sections`).
+    /// Accounts and sign-in (`[accounts]`, `[[accounts.oidc]]`).
     #[serde(default)]
-    pub auth: AuthConfig,
+    pub accounts: AccountsConfig,
     /// Market data providers and the live stream (`[market]`).
     #[serde(default)]
     pub market: MarketConfig,
     /// Portfolios and dividends (`[portfolio]`).
     #[serde(default)]
     pub portfolio: PortfolioConfig,
-    /// The observability ingest and its data (`[observe]`).
+    /// The observability ingest and its data (`[observability]`).
     #[serde(default)]
-    pub observe: ObserveConfig,
-}
-
-/// `[observe]`: limits of the session-recording and OTLP ingest and how long its
-/// data is kept (docs/observability.md).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(default, deny_unknown_fields)]
-pub struct ObserveConfig {
-    /// Days recorded sessions, errors, metrics and spans are kept.
-    pub retention_days: u32,
-    /// Largest ingest request body (`/public`, `/v1/traces`, `/v1/metrics`).
-    pub max_body_bytes: usize,
-    /// Largest payload after decompression (a push's gzip, a gzipped OTLP body).
-    pub max_decompressed_bytes: usize,
-    /// Decompressed bytes all ingest requests together may hold at once; a request
-    /// whose decompression would pass it gets 503 with `Retry-After`. At least
-    /// `max_decompressed_bytes`.
-    pub max_decompressed_in_flight_bytes: usize,
-    /// Compressed bytes one recorded session may send in all; past it the recorder
-    /// is told `BillingQuotaExceeded` and stops.
-    pub session_budget_bytes: u64,
-    /// Bytes one client address may send to the ingest per hour (per instance).
-    pub ip_budget_bytes_per_hour: u64,
-    /// Ingest requests processed at once; others wait up to 2 s, then get 503.
-    pub ingest_concurrency: usize,
-    /// Record a span for each API request that carries a W3C `traceparent`.
-    pub server_spans: bool,
-}
-
-impl Default for ObserveConfig {
-    fn default() -> Self {
-        Self {
-            retention_days: 30,
-            max_body_bytes: 8 * 1024 * 1024,
-            max_decompressed_bytes: 32 * 1024 * 1024,
-            max_decompressed_in_flight_bytes: 64 * 1024 * 1024,
-            session_budget_bytes: 64 * 1024 * 1024,
-            ip_budget_bytes_per_hour: 1024 * 1024 * 1024,
-            ingest_concurrency: 16,
-            server_spans: true,
-        }
-    }
-}
-
-/// `[portfolio]`: dividend withholding tax by the paying company's country, as
-/// fractions (docs/portfolio.md). Defaults: 15.4 % for Korean dividends to residents
-/// (14 % income tax + 1.4 % local tax), 15 % for US dividends under the Korea–US treaty.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(default, deny_unknown_fields)]
-pub struct PortfolioConfig {
-    pub withholding_kr: rust_decimal::Decimal,
-    pub withholding_us: rust_decimal::Decimal,
-}
-
-impl Default for PortfolioConfig {
-    fn default() -> Self {
-        let rates = moat_portfolio::dividends::WithholdingRates::default();
-        Self {
-            withholding_kr: rates.rate_for("KR"),
-            withholding_us: rates.rate_for("US"),
-        }
-    }
-}
-
-impl PortfolioConfig {
-    pub fn withholding(&self) -> moat_portfolio::dividends::WithholdingRates {
-        let mut rates = moat_portfolio::dividends::WithholdingRates::default();
-        rates.by_country.insert("KR".into(), self.withholding_kr);
-        rates.by_country.insert("US".into(), self.withholding_us);
-        rates
-    }
-}
-
-/// `[market]`: which provider serves each market, and stream limits (docs/market.md).
-#[derive(Clone, Serialize, Deserialize, PartialEq)]
-#[serde(default, deny_unknown_fields)]
-pub struct MarketConfig {
-    /// Provider of Korean prices: `simulator`, `yahoo` or `alpha_vantage`.
-    pub krx: String,
-    /// Provider of US prices: `simulator`, `yahoo` or `alpha_vantage`.
-    pub us: String,
-    /// Provider of FX rates: `simulator`, `ecb`, `yahoo` or `alpha_vantage`.
-    pub fx: String,
-    /// The Alpha Vantage API key (needed when a market uses `alpha_vantage`).
-    pub alpha_vantage_key: String,
-    /// Seconds between quote polls of a real provider.
-    pub poll_secs: u64,
-    /// Base URL of Yahoo Finance (tests point it at a local server).
-    pub yahoo_url: String,
-    /// Base URL of Alpha Vantage.
-    pub alpha_vantage_url: String,
-    /// Years of daily history the simulator backfills on first start (0: none).
-    pub backfill_years: u32,
-    /// WebSocket connections one instance accepts on `/api/stream`.
-    pub max_stream_connections: usize,
-}
-
-impl Default for MarketConfig {
-    fn default() -> Self {
-        Self {
-            krx: "simulator".into(),
-            us: "simulator".into(),
-            fx: "simulator".into(),
-            alpha_vantage_key: String::new(),
-            poll_secs: 60,
-            yahoo_url: moat_market::providers::yahoo::DEFAULT_BASE_URL.into(),
-            alpha_vantage_url: moat_market::providers::alpha_vantage::DEFAULT_BASE_URL.into(),
-            backfill_years: 5,
-            max_stream_connections: 10_000,
-        }
-    }
-}
-
-impl fmt::Debug for MarketConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MarketConfig")
-            .field("krx", &self.krx)
-            .field("us", &self.us)
-            .field("fx", &self.fx)
-            .field(
-                "alpha_vantage_key",
-                &if self.alpha_vantage_key.is_empty() {
-                    ""
-                } else {
-                    "***"
-                },
-            )
-            .finish_non_exhaustive()
-    }
-}
-
-/// `[auth]`: tokens, limits and the OpenID Connect providers (docs/accounts.md).
-#[derive(Clone, Serialize, Deserialize, PartialEq)]
-#[serde(default, deny_unknown_fields)]
-pub struct AuthConfig {
-    /// Base64 of at least 32 random bytes signing the tokens. Empty: a key is made on
-    /// first start in `<data_dir>/token-key`. Required (the same value everywhere)
-    /// when several instances share one PostgreSQL database.
-    pub token_key: String,
-    /// How long a token is valid, in days.
-    pub token_lifetime_days: u32,
-    /// Tests only: a lifetime in seconds that replaces `token_lifetime_days` when
-    /// non-zero.
-    pub token_lifetime_secs: u64,
-    /// Sign-ups allowed per client IP per hour.
-    pub signups_per_ip_per_hour: u32,
-    /// Social log-in providers.
-    pub oidc: Vec<OidcProviderConfig>,
-}
-
-impl Default for AuthConfig {
-    fn default() -> Self {
-        Self {
-            token_key: String::new(),
-            token_lifetime_days: 30,
-            token_lifetime_secs: 0,
-            signups_per_ip_per_hour: 10,
-            oidc: Vec::new(),
-        }
-    }
-}
-
-/// One `[[auth.oidc]]` provider. A `preset` fills `issuer` and `scopes`.
-#[derive(Clone, Serialize, Deserialize, PartialEq, Debug, Default)]
-#[serde(default, deny_unknown_fields)]
-pub struct OidcProviderConfig {
-    /// Short id used in URLs (`/api/auth/oidc/{id}/start`): a-z, 0-9, `-`, `_`.
-    pub id: String,
-    /// The name shown on the log-in button.
-    pub name: String,
-    /// The issuer URL (discovery is read from `<issuer>/.well-known/openid-configuration`).
-    pub issuer: String,
-    pub client_id: String,
-    pub client_secret: String,
-    /// Scopes besides `openid`. Empty: the preset's, or `email profile`.
-    pub scopes: Vec<String>,
-    /// `kakao`, `naver`, `google`, `apple` or empty.
-    pub preset: String,
-}
-
-impl fmt::Debug for AuthConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AuthConfig")
-            .field(
-                "token_key",
-                &if self.token_key.is_empty() { "" } else { "***" },
-            )
-            .field("token_lifetime_days", &self.token_lifetime_days)
-            .field("oidc", &self.oidc.iter().map(|p| &p.id).collect::<Vec<_>>())
-            .finish_non_exhaustive()
-    }
+    pub observability: ObservabilityConfig,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -285,10 +101,10 @@ impl Default for Config {
             idle_timeout_secs: 75,
             max_connections: 10_000,
             delayed_scripts: Vec::new(),
-            auth: AuthConfig::default(),
+            accounts: AccountsConfig::default(),
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
-            observe: ObserveConfig::default(),
+            observability: ObservabilityConfig::default(),
         }
     }
 }
@@ -314,42 +130,6 @@ const ENV_KEYS: &[&str] = &[
     "delayed_scripts",
 ];
 
-/// `[auth]` keys read from `MOAT_AUTH_…` (e.g. `MOAT_AUTH_TOKEN_KEY`).
-const AUTH_ENV_KEYS: &[&str] = &[
-    "token_key",
-    "token_lifetime_days",
-    "signups_per_ip_per_hour",
-];
-
-/// `[market]` keys read from `MOAT_MARKET_…` (e.g. `MOAT_MARKET_ALPHA_VANTAGE_KEY`).
-/// `MOAT_PORTFOLIO_*` variables read into `[portfolio]` (figment's `only`: these keys
-/// and no others, so an unrelated `MOAT_PORTFOLIO_…` variable is not an unknown key).
-const PORTFOLIO_ENV_KEYS: &[&str] = &["withholding_kr", "withholding_us"];
-
-/// `[observe]` keys read from `MOAT_OBSERVE_…` (e.g. `MOAT_OBSERVE_RETENTION_DAYS`).
-const OBSERVE_ENV_KEYS: &[&str] = &[
-    "retention_days",
-    "max_body_bytes",
-    "max_decompressed_bytes",
-    "max_decompressed_in_flight_bytes",
-    "session_budget_bytes",
-    "ip_budget_bytes_per_hour",
-    "ingest_concurrency",
-    "server_spans",
-];
-
-const MARKET_ENV_KEYS: &[&str] = &[
-    "krx",
-    "us",
-    "fx",
-    "alpha_vantage_key",
-    "poll_secs",
-    "yahoo_url",
-    "alpha_vantage_url",
-    "backfill_years",
-    "max_stream_connections",
-];
-
 /// Values given on the command line; `None` leaves the lower layers in charge.
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct Overrides {
@@ -370,7 +150,151 @@ pub struct Overrides {
 #[error("{0}")]
 pub struct ConfigError(String);
 
+impl ConfigError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+
+    /// "invalid value for `key`: rule".
+    pub fn key(key: &str, rule: impl fmt::Display) -> Self {
+        Self(format!("invalid value for `{key}`: {rule}"))
+    }
+}
+
+/// One area's table of the configuration (`[accounts]`, `[market]` …): its defaults
+/// (`Default`), its environment keys, its checks and its commented defaults. The area
+/// owns it (`<area>/config.rs`); [`Config`] only lists the sections.
+pub trait Section: Default + Serialize + serde::de::DeserializeOwned {
+    /// The table's name; its environment variables are `MOAT_<NAME>_<KEY>`.
+    const NAME: &'static str;
+    /// A former name of the table, still read from files and the environment.
+    const LEGACY_NAME: Option<&'static str> = None;
+    /// The keys read from the environment (others, e.g. lists of tables, are not).
+    const ENV_KEYS: &'static [&'static str];
+    /// Checks the values; an error names the key as `<name>.<key>`.
+    fn validate(&self) -> Result<(), ConfigError>;
+    /// The table with these values and a comment per key, for `moat config`.
+    fn default_toml(&self) -> String;
+}
+
+/// What [`Config::load`] does with each section, without knowing its type.
+struct SectionInfo {
+    name: &'static str,
+    legacy: Option<&'static str>,
+    env_keys: &'static [&'static str],
+}
+
+impl SectionInfo {
+    fn of<S: Section>(_: &S) -> Self {
+        Self {
+            name: S::NAME,
+            legacy: S::LEGACY_NAME,
+            env_keys: S::ENV_KEYS,
+        }
+    }
+}
+
+/// A configured secret (a signing key, an API key, a client secret): read and written
+/// as a plain string, shown as `***` by `Debug`, so it never reaches a log.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The secret itself, for the one place that uses it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() { "\"\"" } else { "***" })
+    }
+}
+
+/// A provider whose top-level tables named by a section's legacy name are read as
+/// the section (`[auth]` as `[accounts]`), so files written for older versions load.
+struct LegacyNames<P>(P);
+
+impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
+    fn metadata(&self) -> figment::Metadata {
+        self.0.metadata()
+    }
+
+    fn data(
+        &self,
+    ) -> Result<figment::value::Map<figment::Profile, figment::value::Dict>, figment::Error> {
+        let mut data = self.0.data()?;
+        for dict in data.values_mut() {
+            for info in Config::default().sections() {
+                let Some(legacy) = info.legacy else { continue };
+                if let Some(old) = dict.remove(legacy) {
+                    if dict.contains_key(info.name) {
+                        return Err(figment::Error::from(format!(
+                            "`[{legacy}]` is the former name of `[{}]`: keep one of them",
+                            info.name
+                        )));
+                    }
+                    tracing::warn!("`[{legacy}]` is now called `[{}]`", info.name);
+                    dict.insert(info.name.to_owned(), old);
+                }
+            }
+        }
+        Ok(data)
+    }
+}
+
 impl Config {
+    /// The areas' sections: one line per area (beside its field above).
+    fn sections(&self) -> [SectionInfo; 4] {
+        [
+            SectionInfo::of(&self.accounts),
+            SectionInfo::of(&self.market),
+            SectionInfo::of(&self.portfolio),
+            SectionInfo::of(&self.observability),
+        ]
+    }
+
+    /// Each section's checks, in the order of [`Config::sections`].
+    fn validate_sections(&self) -> Result<(), ConfigError> {
+        self.accounts.validate()?;
+        self.market.validate()?;
+        self.portfolio.validate()?;
+        self.observability.validate()
+    }
+
+    /// Each section's commented defaults, in the order of [`Config::sections`].
+    fn sections_toml(&self) -> String {
+        [
+            self.accounts.default_toml(),
+            self.market.default_toml(),
+            self.portfolio.default_toml(),
+            self.observability.default_toml(),
+        ]
+        .join("\n")
+    }
+
     /// Loads the layers. `file` is an explicit `--config` path (must exist); without
     /// it, `moat.toml` in the working directory is read when present.
     pub fn load(
@@ -385,36 +309,27 @@ impl Config {
                     path.display()
                 )))
             }
-            Some(path) => figment = figment.merge(Toml::file_exact(path)),
+            Some(path) => figment = figment.merge(LegacyNames(Toml::file_exact(path))),
             None if std::path::Path::new("moat.toml").exists() => {
-                figment = figment.merge(Toml::file_exact("moat.toml"))
+                figment = figment.merge(LegacyNames(Toml::file_exact("moat.toml")))
             }
             None => {}
         }
-        figment = figment
-            .merge(Env::prefixed("MOAT_").only(ENV_KEYS))
-            .merge(
-                Env::prefixed("MOAT_AUTH_")
-                    .only(AUTH_ENV_KEYS)
-                    .map(|k| format!("auth.{k}").into()),
-            )
-            // figment's `only`: these keys and no others (not a test filter).
-            .merge(
-                Env::prefixed("MOAT_MARKET_")
-                    .only(MARKET_ENV_KEYS)
-                    .map(|k| format!("market.{k}").into()),
-            )
-            .merge(
-                Env::prefixed("MOAT_PORTFOLIO_")
-                    .only(PORTFOLIO_ENV_KEYS)
-                    .map(|k| format!("portfolio.{k}").into()),
-            )
-            .merge(
-                Env::prefixed("MOAT_OBSERVE_")
-                    .only(OBSERVE_ENV_KEYS)
-                    .map(|k| format!("observe.{k}").into()),
-            )
-            .merge(Serialized::defaults(overrides));
+        // figment's `only`: these keys and no others (not a test filter), so an
+        // unrelated `MOAT_…` variable is not an unknown key.
+        figment = figment.merge(Env::prefixed("MOAT_").only(ENV_KEYS));
+        for info in Config::default().sections() {
+            let name = info.name;
+            let prefixes = info.legacy.into_iter().chain([name]);
+            for prefix in prefixes {
+                figment = figment.merge(
+                    Env::prefixed(&format!("MOAT_{}_", prefix.to_ascii_uppercase()))
+                        .only(info.env_keys)
+                        .map(move |k| format!("{name}.{k}").into()),
+                );
+            }
+        }
+        figment = figment.merge(Serialized::defaults(overrides));
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
         Ok(config)
@@ -424,36 +339,33 @@ impl Config {
         if !self.database_url.is_empty()
             && moat_storage::Backend::from_url(&self.database_url).is_none()
         {
-            return Err(ConfigError(
-                "invalid value for `database_url`: expected postgres://… or sqlite:… (or empty for SQLite in data_dir)".into(),
+            return Err(ConfigError::key(
+                "database_url",
+                "expected postgres://… or sqlite:… (or empty for SQLite in data_dir)",
             ));
         }
         if self.body_limit_bytes < 1024 {
-            return Err(ConfigError(
-                "invalid value for `body_limit_bytes`: at least 1024".into(),
-            ));
+            return Err(ConfigError::key("body_limit_bytes", "at least 1024"));
         }
         for (key, value) in [
             ("header_read_timeout_secs", self.header_read_timeout_secs),
             ("idle_timeout_secs", self.idle_timeout_secs),
             ("max_connections", self.max_connections as u64),
+            (
+                "database_max_connections",
+                u64::from(self.database_max_connections),
+            ),
         ] {
             if value == 0 {
-                return Err(ConfigError(format!(
-                    "invalid value for `{key}`: at least 1"
-                )));
+                return Err(ConfigError::key(key, "at least 1"));
             }
-        }
-        if self.database_max_connections == 0 {
-            return Err(ConfigError(
-                "invalid value for `database_max_connections`: at least 1".into(),
-            ));
         }
         let has_scheme =
             self.public_url.starts_with("http://") || self.public_url.starts_with("https://");
         if !self.public_url.is_empty() && !has_scheme {
-            return Err(ConfigError(
-                "invalid value for `public_url`: must start with http:// or https://".into(),
+            return Err(ConfigError::key(
+                "public_url",
+                "must start with http:// or https://",
             ));
         }
         for url in &self.delayed_scripts {
@@ -463,173 +375,7 @@ impl Config {
                 )));
             }
         }
-        self.validate_auth()?;
-        self.validate_market()?;
-        self.validate_observe()?;
-        for (key, rate) in [
-            ("withholding_kr", self.portfolio.withholding_kr),
-            ("withholding_us", self.portfolio.withholding_us),
-        ] {
-            if rate < rust_decimal::Decimal::ZERO || rate >= rust_decimal::Decimal::ONE {
-                return Err(ConfigError(format!(
-                    "invalid value for `portfolio.{key}`: a fraction from 0 to below 1 (0.154 is 15.4 %)"
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    fn validate_market(&self) -> Result<(), ConfigError> {
-        let m = &self.market;
-        let prices = ["simulator", "yahoo", "alpha_vantage"];
-        for (key, value, allowed) in [
-            ("krx", &m.krx, &prices[..]),
-            ("us", &m.us, &prices[..]),
-            (
-                "fx",
-                &m.fx,
-                &["simulator", "ecb", "yahoo", "alpha_vantage"][..],
-            ),
-        ] {
-            if !allowed.contains(&value.as_str()) {
-                return Err(ConfigError(format!(
-                    "invalid value for `market.{key}`: {value:?} (one of {})",
-                    allowed.join(", ")
-                )));
-            }
-            if value == "alpha_vantage" && m.alpha_vantage_key.is_empty() {
-                return Err(ConfigError(format!(
-                    "`market.{key}` is alpha_vantage: set `market.alpha_vantage_key` (MOAT_MARKET_ALPHA_VANTAGE_KEY)"
-                )));
-            }
-        }
-        if m.poll_secs < 5 {
-            return Err(ConfigError(
-                "invalid value for `market.poll_secs`: at least 5".into(),
-            ));
-        }
-        if m.backfill_years > 30 {
-            return Err(ConfigError(
-                "invalid value for `market.backfill_years`: 0 to 30".into(),
-            ));
-        }
-        if m.max_stream_connections == 0 {
-            return Err(ConfigError(
-                "invalid value for `market.max_stream_connections`: at least 1".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    fn validate_observe(&self) -> Result<(), ConfigError> {
-        let o = &self.observe;
-        let checks: [(&str, bool, &str); 7] = [
-            (
-                "retention_days",
-                (1..=3650).contains(&o.retention_days),
-                "1 to 3650",
-            ),
-            ("max_body_bytes", o.max_body_bytes >= 1024, "at least 1024"),
-            (
-                "max_decompressed_bytes",
-                o.max_decompressed_bytes >= 1024,
-                "at least 1024",
-            ),
-            (
-                "max_decompressed_in_flight_bytes",
-                o.max_decompressed_in_flight_bytes >= o.max_decompressed_bytes,
-                "at least max_decompressed_bytes",
-            ),
-            (
-                "session_budget_bytes",
-                o.session_budget_bytes >= 1024,
-                "at least 1024",
-            ),
-            (
-                "ip_budget_bytes_per_hour",
-                o.ip_budget_bytes_per_hour >= 1024,
-                "at least 1024",
-            ),
-            (
-                "ingest_concurrency",
-                o.ingest_concurrency >= 1,
-                "at least 1",
-            ),
-        ];
-        for (key, ok, rule) in checks {
-            if !ok {
-                return Err(ConfigError(format!(
-                    "invalid value for `observe.{key}`: {rule}"
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    fn validate_auth(&self) -> Result<(), ConfigError> {
-        let auth = &self.auth;
-        if !auth.token_key.is_empty() {
-            use base64::Engine;
-            let ok = base64::engine::general_purpose::STANDARD
-                .decode(auth.token_key.trim())
-                .is_ok_and(|k| k.len() >= 32);
-            if !ok {
-                return Err(ConfigError(
-                    "invalid value for `auth.token_key`: base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)".into(),
-                ));
-            }
-        }
-        if auth.token_lifetime_days == 0 || auth.token_lifetime_days > 3650 {
-            return Err(ConfigError(
-                "invalid value for `auth.token_lifetime_days`: 1 to 3650".into(),
-            ));
-        }
-        let mut ids = std::collections::HashSet::new();
-        for p in &auth.oidc {
-            let valid_id = !p.id.is_empty()
-                && p.id.len() <= 32
-                && p.id
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-            if !valid_id {
-                return Err(ConfigError(format!(
-                    "invalid value for `auth.oidc.id`: {:?} must be 1 to 32 of a-z, 0-9, - and _",
-                    p.id
-                )));
-            }
-            if !ids.insert(p.id.clone()) {
-                return Err(ConfigError(format!(
-                    "invalid value for `auth.oidc.id`: {:?} is used twice",
-                    p.id
-                )));
-            }
-            if !["", "kakao", "naver", "google", "apple"].contains(&p.preset.as_str()) {
-                return Err(ConfigError(format!(
-                    "invalid value for `auth.oidc.preset` of {:?}: kakao, naver, google, apple or empty",
-                    p.id
-                )));
-            }
-            if p.issuer.is_empty() && p.preset.is_empty() {
-                return Err(ConfigError(format!(
-                    "`auth.oidc` {:?} needs an `issuer` or a `preset`",
-                    p.id
-                )));
-            }
-            let http_url = p.issuer.starts_with("https://") || p.issuer.starts_with("http://");
-            if !(p.issuer.is_empty() || http_url) {
-                return Err(ConfigError(format!(
-                    "invalid value for `auth.oidc.issuer` of {:?}: must be an http(s) URL",
-                    p.id
-                )));
-            }
-            if p.client_id.is_empty() {
-                return Err(ConfigError(format!(
-                    "`auth.oidc` {:?} needs a `client_id`",
-                    p.id
-                )));
-            }
-        }
-        Ok(())
+        self.validate_sections()
     }
 
     /// Creates `data_dir` and its missing parents, readable by the owner only (0700 on
@@ -731,67 +477,7 @@ max_connections = {max_conns}
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
 
-[auth]
-# Base64 of at least 32 random bytes signing the log-in tokens (openssl rand -base64 32).
-# Empty: a key is made on first start in <data_dir>/token-key (mode 0600). Set the same
-# value on every instance when several share one PostgreSQL database.
-# Also MOAT_AUTH_TOKEN_KEY.
-token_key = ""
-# Days a log-in token stays valid; past half of it, requests get a fresh one.
-token_lifetime_days = {lifetime}
-# Tests only: a lifetime in seconds replacing token_lifetime_days when not 0.
-token_lifetime_secs = 0
-# Sign-ups allowed per client IP per hour.
-signups_per_ip_per_hour = {signups}
-
-# Social log-in over OpenID Connect, one block per provider. A preset (kakao, naver,
-# google, apple) fills issuer and scopes. The redirect URI to register with the
-# provider is <public_url>/api/auth/oidc/<id>/callback.
-# [[auth.oidc]]
-# id = "google"
-# name = "Google"
-# preset = "google"
-# client_id = "…"
-# client_secret = "…"
-
-[market]
-# Where prices come from, per market: "simulator" (deterministic simulated prices,
-# works offline, labelled as simulated), "yahoo" (Yahoo Finance, delayed, no key) or
-# "alpha_vantage" (needs alpha_vantage_key). FX also takes "ecb" (daily reference rates).
-krx = "{krx}"
-us = "{us}"
-fx = "{fx}"
-# Also MOAT_MARKET_ALPHA_VANTAGE_KEY.
-alpha_vantage_key = ""
-# Seconds between quote polls of a real provider (the simulator ticks every 2 s).
-poll_secs = {poll}
-# Where the real providers are reached.
-yahoo_url = "{yahoo_url}"
-alpha_vantage_url = "{av_url}"
-# Years of daily history the simulator writes on first start.
-backfill_years = {backfill}
-# Live-quote WebSocket connections one instance accepts.
-max_stream_connections = {max_stream}
-
-[observe]
-# Session recording and telemetry ingest (/public, /v1/traces, /v1/metrics).
-# Days recorded sessions, errors, metrics and spans are kept.
-retention_days = {retention}
-# Largest ingest body, and largest payload after decompression, in bytes.
-max_body_bytes = {obs_body}
-max_decompressed_bytes = {obs_unzipped}
-# Decompressed bytes all ingest requests may hold at once (at least the above); past
-# it a request gets 503 with Retry-After, which the clients honour.
-max_decompressed_in_flight_bytes = {obs_in_flight}
-# Compressed bytes one recorded session may send; then the recorder is told to stop.
-session_budget_bytes = {obs_session}
-# Bytes one client address may send to the ingest per hour (per instance).
-ip_budget_bytes_per_hour = {obs_ip}
-# Ingest requests processed at once (others wait up to 2 s, then get 503).
-ingest_concurrency = {obs_concurrency}
-# Record a span for each API request that continues a browser trace (traceparent).
-server_spans = {obs_spans}
-"#,
+{sections}"#,
             host = d.host,
             port = d.port,
             data_dir = d.data_dir.display(),
@@ -803,24 +489,7 @@ server_spans = {obs_spans}
             header_timeout = d.header_read_timeout_secs,
             idle_timeout = d.idle_timeout_secs,
             max_conns = d.max_connections,
-            lifetime = d.auth.token_lifetime_days,
-            signups = d.auth.signups_per_ip_per_hour,
-            krx = d.market.krx,
-            us = d.market.us,
-            fx = d.market.fx,
-            poll = d.market.poll_secs,
-            yahoo_url = d.market.yahoo_url,
-            av_url = d.market.alpha_vantage_url,
-            backfill = d.market.backfill_years,
-            max_stream = d.market.max_stream_connections,
-            retention = d.observe.retention_days,
-            obs_body = d.observe.max_body_bytes,
-            obs_unzipped = d.observe.max_decompressed_bytes,
-            obs_in_flight = d.observe.max_decompressed_in_flight_bytes,
-            obs_session = d.observe.session_budget_bytes,
-            obs_ip = d.observe.ip_budget_bytes_per_hour,
-            obs_concurrency = d.observe.ingest_concurrency,
-            obs_spans = d.observe.server_spans,
+            sections = d.sections_toml(),
         )
     }
 }
@@ -861,7 +530,10 @@ impl fmt::Debug for Config {
             .field("log_format", &self.log_format)
             .field("body_limit_bytes", &self.body_limit_bytes)
             .field("webview_host", &self.webview_host)
-            .field("auth", &self.auth)
+            .field("accounts", &self.accounts)
+            .field("market", &self.market)
+            .field("portfolio", &self.portfolio)
+            .field("observability", &self.observability)
             .finish_non_exhaustive()
     }
 }
@@ -937,38 +609,76 @@ mod tests {
     }
 
     #[test]
-    fn auth_settings_come_from_the_file_and_moat_auth_env() {
+    fn accounts_settings_come_from_the_file_and_moat_accounts_env() {
         Jail::expect_with(|jail| {
             jail.create_file(
                 "moat.toml",
-                "[auth]\ntoken_lifetime_days = 7\n[[auth.oidc]]\nid = \"google\"\npreset = \"google\"\nclient_id = \"c\"\n",
+                "[accounts]\ntoken_lifetime_days = 7\n[[accounts.oidc]]\nid = \"google\"\npreset = \"google\"\nclient_id = \"c\"\nclient_secret = \"s3cr3t-client\"\n",
+            )?;
+            let key = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=";
+            jail.set_env("MOAT_ACCOUNTS_TOKEN_KEY", key);
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.accounts.token_lifetime_days, 7);
+            assert_eq!(c.accounts.token_key.expose(), key);
+            assert_eq!(c.accounts.oidc[0].preset, "google");
+            let shown = format!("{c:?}");
+            assert!(!shown.contains(key), "the key is not logged: {shown}");
+            assert!(
+                !shown.contains("s3cr3t-client"),
+                "nor the client secret: {shown}"
+            );
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.set_env("MOAT_ACCOUNTS_TOKEN_KEY", "c2hvcnQ=");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("accounts.token_key"), "{err}");
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "moat.toml",
+                "[[accounts.oidc]]\nid = \"Bad Id\"\nissuer = \"https://x\"\nclient_id = \"c\"\n",
+            )?;
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("accounts.oidc.id"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_former_section_names_still_load() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "moat.toml",
+                "[auth]\ntoken_lifetime_days = 7\n[observe]\ningest_concurrency = 4\n",
             )?;
             let key = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=";
             jail.set_env("MOAT_AUTH_TOKEN_KEY", key);
+            jail.set_env("MOAT_OBSERVE_RETENTION_DAYS", "9");
             let c = Config::load(None, &Overrides::default()).expect("loads");
-            assert_eq!(c.auth.token_lifetime_days, 7);
-            assert_eq!(c.auth.token_key, key);
-            assert_eq!(c.auth.oidc[0].preset, "google");
-            assert!(!format!("{c:?}").contains(key), "the key is not logged");
-            Ok(())
-        });
-        Jail::expect_with(|jail| {
-            jail.set_env("MOAT_AUTH_TOKEN_KEY", "c2hvcnQ=");
-            let err = Config::load(None, &Overrides::default())
-                .unwrap_err()
-                .to_string();
-            assert!(err.contains("auth.token_key"), "{err}");
+            assert_eq!(c.accounts.token_lifetime_days, 7);
+            assert_eq!(c.accounts.token_key.expose(), key);
+            assert_eq!(c.observability.ingest_concurrency, 4);
+            assert_eq!(c.observability.retention_days, 9);
             Ok(())
         });
         Jail::expect_with(|jail| {
             jail.create_file(
                 "moat.toml",
-                "[[auth.oidc]]\nid = \"Bad Id\"\nissuer = \"https://x\"\nclient_id = \"c\"\n",
+                "[auth]\ntoken_lifetime_days = 7\n[accounts]\ntoken_lifetime_days = 8\n",
             )?;
             let err = Config::load(None, &Overrides::default())
                 .unwrap_err()
                 .to_string();
-            assert!(err.contains("auth.oidc.id"), "{err}");
+            assert!(
+                err.contains("[auth]") && err.contains("[accounts]"),
+                "{err}"
+            );
             Ok(())
         });
     }
@@ -1012,22 +722,25 @@ mod tests {
     }
 
     #[test]
-    fn observe_settings_come_from_the_file_and_moat_observe_env() {
+    fn observability_settings_come_from_the_file_and_moat_observability_env() {
         Jail::expect_with(|jail| {
             let c = Config::load(None, &Overrides::default()).expect("loads");
-            assert_eq!(c.observe.retention_days, 30);
-            jail.create_file("moat.toml", "[observe]\ningest_concurrency = 4")?;
-            jail.set_env("MOAT_OBSERVE_RETENTION_DAYS", "7");
+            assert_eq!(c.observability.retention_days, 30);
+            jail.create_file("moat.toml", "[observability]\ningest_concurrency = 4")?;
+            jail.set_env("MOAT_OBSERVABILITY_RETENTION_DAYS", "7");
             let c = Config::load(None, &Overrides::default()).expect("loads");
             assert_eq!(
-                (c.observe.retention_days, c.observe.ingest_concurrency),
+                (
+                    c.observability.retention_days,
+                    c.observability.ingest_concurrency
+                ),
                 (7, 4)
             );
-            jail.set_env("MOAT_OBSERVE_RETENTION_DAYS", "0");
+            jail.set_env("MOAT_OBSERVABILITY_RETENTION_DAYS", "0");
             let err = Config::load(None, &Overrides::default())
                 .unwrap_err()
                 .to_string();
-            assert!(err.contains("observe.retention_days"), "{err}");
+            assert!(err.contains("observability.retention_days"), "{err}");
             Ok(())
         });
     }
@@ -1078,18 +791,27 @@ mod tests {
     fn the_decompression_budget_holds_at_least_one_request() {
         Jail::expect_with(|jail| {
             let c = Config::load(None, &Overrides::default()).expect("loads");
-            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 64 * 1024 * 1024);
-            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_IN_FLIGHT_BYTES", "1048576");
+            assert_eq!(
+                c.observability.max_decompressed_in_flight_bytes,
+                64 * 1024 * 1024
+            );
+            jail.set_env(
+                "MOAT_OBSERVABILITY_MAX_DECOMPRESSED_IN_FLIGHT_BYTES",
+                "1048576",
+            );
             let err = Config::load(None, &Overrides::default())
                 .unwrap_err()
                 .to_string();
             assert!(
-                err.contains("observe.max_decompressed_in_flight_bytes"),
+                err.contains("observability.max_decompressed_in_flight_bytes"),
                 "{err}"
             );
-            jail.set_env("MOAT_OBSERVE_MAX_DECOMPRESSED_BYTES", "1048576");
+            jail.set_env("MOAT_OBSERVABILITY_MAX_DECOMPRESSED_BYTES", "1048576");
             let c = Config::load(None, &Overrides::default()).expect("loads");
-            assert_eq!(c.observe.max_decompressed_in_flight_bytes, 1024 * 1024);
+            assert_eq!(
+                c.observability.max_decompressed_in_flight_bytes,
+                1024 * 1024
+            );
             Ok(())
         });
     }

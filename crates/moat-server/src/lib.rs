@@ -10,6 +10,7 @@ pub mod http;
 pub mod hub;
 pub mod logging;
 pub mod market;
+pub mod member_data;
 pub mod observability;
 pub mod portfolio;
 pub mod server;

@@ -32,8 +32,8 @@ async fn spawn(db: TestDatabase) -> TestApp {
 
 async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Config)) -> TestApp {
     TestApp::spawn_with(db, |c| {
-        c.auth.token_key = key_b64();
-        c.auth.signups_per_ip_per_hour = 1000;
+        c.accounts.token_key = key_b64().into();
+        c.accounts.signups_per_ip_per_hour = 1000;
         tweak(c);
     })
     .await
@@ -49,8 +49,8 @@ async fn spawn_frozen(
     let app = TestApp::spawn_with_clock(
         db,
         |c| {
-            c.auth.token_key = key_b64();
-            c.auth.signups_per_ip_per_hour = 1000;
+            c.accounts.token_key = key_b64().into();
+            c.accounts.signups_per_ip_per_hour = 1000;
             tweak(c);
         },
         clock.clone(),
@@ -61,7 +61,7 @@ async fn spawn_frozen(
 
 /// Password checks the app has started so far.
 fn password_checks(app: &TestApp) -> u64 {
-    *app.state.auth.passwords.checks().borrow()
+    *app.state.accounts.auth.passwords.checks().borrow()
 }
 
 /// Asserts `429 rate_limited` with a `Retry-After` of at least a second.
@@ -575,9 +575,9 @@ async fn a_correct_password_among_fifty_parallel_wrong_ones_needs_one_of_the_fre
         let backend = db.backend;
         let (app, clock) = spawn_frozen(db, |_| {}).await;
         signup(&app, "ant@x.io", "ant").await;
-        let mut checks = app.state.auth.passwords.checks();
+        let mut checks = app.state.accounts.auth.passwords.checks();
         let before = *checks.borrow_and_update();
-        let pause = app.state.auth.passwords.pause().await.unwrap();
+        let pause = app.state.accounts.auth.passwords.pause().await.unwrap();
         let mut pending: FuturesUnordered<_> = (0..ATTEMPTS)
             .map(|i| {
                 let password = if i == CORRECT {
@@ -678,7 +678,7 @@ async fn parallel_wrong_current_passwords_reach_the_check_at_most_five_times() {
 #[tokio::test]
 async fn sign_ups_are_limited_per_ip() {
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.auth.signups_per_ip_per_hour = 2
+        c.accounts.signups_per_ip_per_hour = 2
     })
     .await;
     signup(&app, "a@x.io", "aaa").await;
@@ -710,7 +710,7 @@ async fn sign_ups_refused_as_taken_do_not_use_up_the_allowance() {
     const ALLOWANCE: u32 = 2;
     for db in TestDatabase::all().await {
         let backend = db.backend;
-        let app = spawn_with(db, |c| c.auth.signups_per_ip_per_hour = ALLOWANCE).await;
+        let app = spawn_with(db, |c| c.accounts.signups_per_ip_per_hour = ALLOWANCE).await;
         let s = storage(&app).await;
         signup(&app, "a@x.io", "aaa").await;
         let post = |body: Value| send(&app, Method::POST, "/api/auth/signup", None, Some(body));
@@ -769,7 +769,7 @@ async fn sign_ups_refused_as_taken_do_not_use_up_the_allowance() {
 #[tokio::test]
 async fn a_token_past_half_its_life_is_renewed_in_a_header() {
     for db in TestDatabase::all().await {
-        let (app, clock) = spawn_frozen(db, |c| c.auth.token_lifetime_secs = 4).await;
+        let (app, clock) = spawn_frozen(db, |c| c.accounts.token_lifetime_secs = 4).await;
         let token = signup(&app, "ant@x.io", "ant").await;
         let r = me(&app, &token).await;
         assert!(
@@ -1252,7 +1252,7 @@ async fn a_link_ticket_links_the_identity_when_the_password_proves_the_account()
 #[tokio::test]
 async fn oidc_start_and_callback_fail_safely_without_a_provider() {
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.auth.oidc = vec![moat_server::config::OidcProviderConfig {
+        c.accounts.oidc = vec![moat_server::accounts::OidcProviderConfig {
             id: "local".into(),
             name: "Local".into(),
             issuer: "http://127.0.0.1:9".into(),
@@ -1307,14 +1307,14 @@ async fn oidc_start_and_callback_fail_safely_without_a_provider() {
 #[tokio::test]
 async fn a_pending_social_log_in_is_single_use_and_bound_to_its_provider() {
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.auth.oidc = vec![
-            moat_server::config::OidcProviderConfig {
+        c.accounts.oidc = vec![
+            moat_server::accounts::OidcProviderConfig {
                 id: "a".into(),
                 issuer: "http://127.0.0.1:9".into(),
                 client_id: "x".into(),
                 ..Default::default()
             },
-            moat_server::config::OidcProviderConfig {
+            moat_server::accounts::OidcProviderConfig {
                 id: "b".into(),
                 issuer: "http://127.0.0.1:9".into(),
                 client_id: "x".into(),

@@ -155,7 +155,7 @@ fn importing_instruments_writes_them_and_the_server_then_serves_them() {
         let config = moat_server::Config {
             port: 0,
             data_dir: data.path().to_path_buf(),
-            market: moat_server::config::MarketConfig {
+            market: moat_server::market::MarketConfig {
                 backfill_years: 0,
                 ..Default::default()
             },

@@ -86,10 +86,10 @@ const SHARED_KEY: &str = "bW9hdCBsZWRnZXIgdGVzdHMgc2hhcmUgYSAzMi1ieXRlIGtleSEhIQ
 /// Two instances on one database (the same SQLite file, or one PostgreSQL database).
 async fn two_instances(db: TestDatabase) -> (TestApp, TestApp) {
     let url = db.url.clone();
-    let a = TestApp::spawn_with(db, |c| c.auth.token_key = SHARED_KEY.into()).await;
+    let a = TestApp::spawn_with(db, |c| c.accounts.token_key = SHARED_KEY.into()).await;
     let b = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
         c.database_url = url;
-        c.auth.token_key = SHARED_KEY.into();
+        c.accounts.token_key = SHARED_KEY.into();
     })
     .await;
     (a, b)
@@ -389,7 +389,7 @@ async fn imports_racing_each_other_record_each_row_once() {
 async fn other_checks_before_writes_hold_under_concurrency() {
     for db in TestDatabase::all().await {
         let backend = db.backend;
-        let app = TestApp::spawn_with(db, |c| c.auth.signups_per_ip_per_hour = 1000).await;
+        let app = TestApp::spawn_with(db, |c| c.accounts.signups_per_ip_per_hour = 1000).await;
         let token = signup(&app, "many@moat.example", "many").await;
         let creates = (0..25).map(|i| {
             send(

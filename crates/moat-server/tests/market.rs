@@ -46,7 +46,7 @@ async fn spawn(db: TestDatabase) -> TestApp {
 
 async fn spawn_with(db: TestDatabase, tweak: impl FnOnce(&mut moat_server::Config)) -> TestApp {
     TestApp::spawn_with(db, |c| {
-        c.auth.signups_per_ip_per_hour = 1000;
+        c.accounts.signups_per_ip_per_hour = 1000;
         tweak(c);
     })
     .await
@@ -1906,14 +1906,14 @@ async fn instruments_imported_by_another_process_become_searchable() {
     let config = moat_server::Config {
         port: 0,
         data_dir: data.path().to_path_buf(),
-        market: moat_server::config::MarketConfig {
+        market: moat_server::market::MarketConfig {
             backfill_years: 0,
             ..Default::default()
         },
         ..Default::default()
     };
     let app = moat_server::Application::build(config).await.unwrap();
-    let market = app.state().market.clone();
+    let market = app.state().market.service.clone();
     assert!(market.catalog().index.search("무트전자", 5).is_empty());
     let mut new = instrument("KRX:005930").clone();
     new.id = "KRX:999990".parse().unwrap();

@@ -24,8 +24,8 @@ async fn spawn_with(
     tweak: impl FnOnce(&mut moat_server::config::Config),
 ) -> TestApp {
     TestApp::spawn_with(db, |c| {
-        c.observe.max_body_bytes = 256 * 1024;
-        c.observe.max_decompressed_bytes = 512 * 1024;
+        c.observability.max_body_bytes = 256 * 1024;
+        c.observability.max_decompressed_bytes = 512 * 1024;
         tweak(c);
     })
     .await
@@ -391,7 +391,7 @@ async fn unknown_fields_are_accepted_and_ignored() {
 async fn past_a_budget_the_recorder_is_told_billing_quota_exceeded() {
     // Per session: 4 KB of compressed pushes.
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.observe.session_budget_bytes = 4096
+        c.observability.session_budget_bytes = 4096
     })
     .await;
     init(&app, SESSION).await;
@@ -428,7 +428,7 @@ async fn past_a_budget_the_recorder_is_told_billing_quota_exceeded() {
 
     // Per client address: 8 KB an hour.
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.observe.ip_budget_bytes_per_hour = 8192
+        c.observability.ip_budget_bytes_per_hour = 8192
     })
     .await;
     let mut last = Value::Null;
@@ -1108,12 +1108,15 @@ async fn otlp_bad_input_is_refused() {
 #[tokio::test]
 async fn an_overloaded_ingest_answers_503_with_retry_after() {
     use tokio::io::AsyncWriteExt;
-    let app = spawn_with(TestDatabase::sqlite(), |c| c.observe.ingest_concurrency = 1).await;
+    let app = spawn_with(TestDatabase::sqlite(), |c| {
+        c.observability.ingest_concurrency = 1
+    })
+    .await;
     // A client that announces a body and sends only part of it holds the one slot.
     let addr = app.base.trim_start_matches("http://").to_owned();
     let mut slow = tokio::net::TcpStream::connect(&addr).await.unwrap();
     slow.write_all(b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").await.unwrap();
-    let observe = &app.state.observe;
+    let observe = &app.state.observability.observe;
     wait_until("held by the slow request", || async move {
         observe.free_slots() == 0
     })
@@ -1154,9 +1157,9 @@ async fn parallel_gzip_bombs_share_one_decompression_budget() {
     const BUDGET: usize = CAP + CAP / 4;
     const BOMBS: usize = 16;
     let app = spawn_with(TestDatabase::sqlite(), |c| {
-        c.observe.max_decompressed_bytes = CAP;
-        c.observe.max_decompressed_in_flight_bytes = BUDGET;
-        c.observe.ingest_concurrency = BOMBS;
+        c.observability.max_decompressed_bytes = CAP;
+        c.observability.max_decompressed_in_flight_bytes = BUDGET;
+        c.observability.ingest_concurrency = BOMBS;
     })
     .await;
     let mut doc = vec![b' '; CAP - 64];
@@ -1198,7 +1201,7 @@ async fn parallel_gzip_bombs_share_one_decompression_budget() {
         busy > 0,
         "past the shared budget bombs are refused ({accepted} of {BOMBS} accepted)"
     );
-    let budget = &app.state.observe.inflate;
+    let budget = &app.state.observability.observe.inflate;
     assert!(
         budget.peak() <= BUDGET,
         "never more than the budget decompressed at once: {}",

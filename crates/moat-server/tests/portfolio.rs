@@ -560,13 +560,13 @@ async fn a_write_through_one_instance_is_read_by_another() {
     // The instances share the database and the token key, as a deployment would.
     const KEY: &str = "bW9hdCBwb3J0Zm9saW8gdGVzdHMgc2hhcmUgYSAzMi1ieXRlIGtleSE=";
     let a = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
-        c.auth.token_key = KEY.into()
+        c.accounts.token_key = KEY.into()
     })
     .await;
     let url = a.db.url.clone();
     let b = TestApp::spawn_with(moat_storage::testing::TestDatabase::sqlite(), |c| {
         c.database_url = url;
-        c.auth.token_key = KEY.into();
+        c.accounts.token_key = KEY.into();
     })
     .await;
     let token = signup(&a, "a@moat.example", "alice").await;

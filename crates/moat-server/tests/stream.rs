@@ -26,7 +26,7 @@ type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn spawn(db: TestDatabase) -> TestApp {
-    let app = TestApp::spawn_with(db, |c| c.auth.signups_per_ip_per_hour = 1000).await;
+    let app = TestApp::spawn_with(db, |c| c.accounts.signups_per_ip_per_hour = 1000).await;
     app.state.hub.set_session_recheck(TEST_RECHECK);
     app
 }
@@ -347,7 +347,7 @@ async fn a_member_hears_their_account_change_and_nobody_else_may_listen() {
 async fn logging_out_closes_that_sessions_sockets_at_once() {
     for db in TestDatabase::all().await {
         let backend = db.backend;
-        let app = TestApp::spawn_with(db, |c| c.auth.signups_per_ip_per_hour = 1000).await;
+        let app = TestApp::spawn_with(db, |c| c.accounts.signups_per_ip_per_hour = 1000).await;
         // The default re-check (30 s) is far off: the close comes from the log-out.
         let (token, _, mut socket) = member_socket(&app, "ant@x.io", "ant").await;
         // Another session of the same member stays.
@@ -385,7 +385,7 @@ async fn logging_out_closes_that_sessions_sockets_at_once() {
 async fn changing_the_password_or_deleting_the_account_closes_every_socket() {
     for db in TestDatabase::all().await {
         let backend = db.backend;
-        let app = TestApp::spawn_with(db, |c| c.auth.signups_per_ip_per_hour = 1000).await;
+        let app = TestApp::spawn_with(db, |c| c.accounts.signups_per_ip_per_hour = 1000).await;
         let (token, _, mut socket) = member_socket(&app, "ant@x.io", "ant").await;
         let mut second = connect(&app).await;
         authenticate(&mut second, &token).await;

@@ -15,7 +15,7 @@ use std::{
 };
 
 use axum::{
-    extract::{ConnectInfo, FromRequestParts, Request},
+    extract::{ConnectInfo, FromRef, FromRequestParts, Request},
     http::{header, request::Parts, HeaderValue},
     middleware::Next,
     response::Response,
@@ -23,7 +23,7 @@ use axum::{
 use moat_storage::{Role, Session, SessionWithUser, User};
 
 use super::RENEWED_TOKEN_HEADER;
-use crate::{http::error::ApiError, AppState};
+use crate::{accounts::AccountsState, http::error::ApiError};
 
 /// A logged-in member whose token and session are valid.
 #[derive(Debug, Clone)]
@@ -77,7 +77,7 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
 /// Checks a token: its signature, its session (not revoked, not expired, the token's
 /// member) and the member (neither banned nor deleted). The one check behind [`Member`]
 /// and the live stream's `auth` op; `401 token_invalid` when it fails.
-pub async fn verify_token(state: &AppState, token: &str) -> Result<Member, ApiError> {
+pub async fn verify_token(state: &AccountsState, token: &str) -> Result<Member, ApiError> {
     let claims = state
         .auth
         .keys
@@ -103,13 +103,18 @@ pub fn session_holds(found: &SessionWithUser, user_id: i64, now: i64) -> bool {
         && found.user.is_active()
 }
 
-impl FromRequestParts<AppState> for Member {
+impl<S> FromRequestParts<S> for Member
+where
+    AccountsState: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         if let Some(member) = parts.extensions.get::<Member>() {
             return Ok(member.clone());
         }
+        let state = &AccountsState::from_ref(state);
         let token = bearer(parts)?.ok_or_else(ApiError::unauthenticated)?;
         let member = verify_token(state, token).await?;
         let now = state.auth.now();
@@ -127,10 +132,14 @@ impl FromRequestParts<AppState> for Member {
     }
 }
 
-impl FromRequestParts<AppState> for Operator {
+impl<S> FromRequestParts<S> for Operator
+where
+    AccountsState: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let member = Member::from_request_parts(parts, state).await?;
         if member.user.role != Role::Operator {
             return Err(ApiError::forbidden());

@@ -10,24 +10,28 @@
 //! - [`oidc`]: social log-in; [`rate_limit`]: the log-in back-off and sign-up limits
 //!   behind the [`rate_limit::Limiter`] trait
 
+mod config;
 pub mod extract;
+mod member_data;
 pub mod oidc;
 pub mod password;
 pub mod rate_limit;
 pub mod routes;
+pub mod service;
 pub mod token;
 pub mod topics;
 pub mod validate;
 
 use std::{path::Path, sync::Arc, time::Duration};
 
-use moat_storage::{Session, Storage, User};
+use axum::extract::FromRef;
+use moat_storage::{AccountsStorage, Session, Storage, User};
 use uuid::Uuid;
 
-use crate::{
-    clock::{Clock, SystemClock},
-    config::AuthConfig,
-};
+use crate::clock::{Clock, SystemClock};
+
+pub use config::{AccountsConfig, OidcProviderConfig, OIDC_PRESETS};
+pub use member_data::AccountsExport;
 
 /// Pending social log-ins and tickets live this long.
 pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);
@@ -35,6 +39,42 @@ pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);
 pub const RECENT_LOGIN: Duration = Duration::from_secs(10 * 60);
 /// The response header carrying a renewed token.
 pub const RENEWED_TOKEN_HEADER: &str = "x-moat-token";
+
+/// What the accounts handlers reach: the area's storage, the token and password
+/// machinery, the hub (to close a member's sockets) and the configuration.
+#[derive(Clone)]
+pub struct AccountsState {
+    pub storage: Arc<dyn AccountsStorage>,
+    pub auth: Arc<Auth>,
+    pub hub: Arc<crate::hub::Hub>,
+    pub config: Arc<crate::Config>,
+}
+
+impl AccountsState {
+    /// Loads (or makes) the token key, sets up the providers and registers the
+    /// private `member:{id}:account` topics on the hub; no network.
+    pub fn start(
+        config: &Arc<crate::Config>,
+        storage: Arc<dyn Storage>,
+        hub: &Arc<crate::hub::Hub>,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<Self> {
+        let auth = Auth::with_clock(&config.accounts, &config.data_dir, clock)?;
+        topics::register(hub);
+        Ok(Self {
+            storage,
+            auth: Arc::new(auth),
+            hub: hub.clone(),
+            config: config.clone(),
+        })
+    }
+}
+
+impl FromRef<crate::AppState> for AccountsState {
+    fn from_ref(state: &crate::AppState) -> Self {
+        state.accounts.clone()
+    }
+}
 
 /// Everything the auth handlers share, built once at start.
 pub struct Auth {
@@ -51,18 +91,18 @@ pub struct Auth {
 
 impl Auth {
     /// Loads (or makes) the signing key and sets up the providers; no network.
-    pub fn new(config: &AuthConfig, data_dir: &Path) -> anyhow::Result<Self> {
+    pub fn new(config: &AccountsConfig, data_dir: &Path) -> anyhow::Result<Self> {
         Self::with_clock(config, data_dir, Arc::new(SystemClock))
     }
 
     /// [`Auth::new`], with the limits, tokens, sessions and tickets reading time from
     /// `clock`.
     pub fn with_clock(
-        config: &AuthConfig,
+        config: &AccountsConfig,
         data_dir: &Path,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Self> {
-        let key = token::load_key(&config.token_key, data_dir)?;
+        let key = token::load_key(config.token_key.expose(), data_dir)?;
         let lifetime_secs = if config.token_lifetime_secs > 0 {
             config.token_lifetime_secs as i64
         } else {
@@ -92,7 +132,11 @@ impl Auth {
     }
 
     /// Opens a session for `user` and signs its token.
-    pub async fn issue(&self, storage: &dyn Storage, user: &User) -> anyhow::Result<String> {
+    pub async fn issue(
+        &self,
+        storage: &dyn AccountsStorage,
+        user: &User,
+    ) -> anyhow::Result<String> {
         let now = self.now();
         let session = Session {
             jti: Uuid::new_v4().to_string(),

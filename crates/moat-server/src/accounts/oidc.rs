@@ -30,9 +30,9 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{routes::account_banned, OIDC_TTL};
 use crate::{
-    config::OidcProviderConfig,
+    accounts::AccountsState,
+    accounts::OidcProviderConfig,
     http::{error::ApiError, json::ApiJson, pages::Origin},
-    AppState,
 };
 
 /// How long discovery (and with it the JWKS) is kept before it is fetched again.
@@ -112,7 +112,7 @@ impl Providers {
                     preset: (!c.preset.is_empty()).then(|| c.preset.clone()),
                     issuer,
                     client_id: c.client_id.clone(),
-                    client_secret: c.client_secret.clone(),
+                    client_secret: c.client_secret.expose().to_owned(),
                     scopes: scopes.into_iter().filter(|s| s != "openid").collect(),
                     form_post: p.is_some_and(|p| p.2),
                     metadata: tokio::sync::Mutex::new(None),
@@ -268,7 +268,7 @@ fn fail(code: &str) -> Response {
 #[utoipa::path(get, path = "/api/auth/oidc/providers", tag = "accounts", responses(
     (status = 200, body = Vec<ProviderInfo>),
 ))]
-pub async fn list_providers(State(state): State<AppState>) -> ApiJson<Vec<ProviderInfo>> {
+pub async fn list_providers(State(state): State<AccountsState>) -> ApiJson<Vec<ProviderInfo>> {
     ApiJson(
         state
             .auth
@@ -298,7 +298,7 @@ pub struct StartQuery {
     (status = 404, body = crate::http::error::ErrorBody),
 ))]
 pub async fn start(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Path(id): Path<String>,
     Query(q): Query<StartQuery>,
     headers: HeaderMap,
@@ -418,7 +418,7 @@ pub struct CallbackParams {
     (status = 302, description = "`/auth/complete#token=…`, `/signup/social#ticket=…`, `/login#link_ticket=…` or `/login#error=…`"),
 ))]
 pub async fn callback(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Path(id): Path<String>,
     Query(params): Query<CallbackParams>,
 ) -> Response {
@@ -431,7 +431,7 @@ pub async fn callback(
     request_body(content = CallbackParams, content_type = "application/x-www-form-urlencoded"),
     responses((status = 302, description = "As the GET callback")))]
 pub async fn callback_form(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Path(id): Path<String>,
     Form(params): Form<CallbackParams>,
 ) -> Response {
@@ -445,7 +445,7 @@ pub struct VerifiedIdentity {
     pub email: Option<String>,
 }
 
-async fn finish(state: &AppState, id: &str, params: CallbackParams) -> Response {
+async fn finish(state: &AccountsState, id: &str, params: CallbackParams) -> Response {
     match finish_inner(state, id, params).await {
         Ok(r) => r,
         Err(e) => {
@@ -458,7 +458,7 @@ async fn finish(state: &AppState, id: &str, params: CallbackParams) -> Response 
 }
 
 async fn finish_inner(
-    state: &AppState,
+    state: &AccountsState,
     id: &str,
     params: CallbackParams,
 ) -> anyhow::Result<Response> {
@@ -496,7 +496,7 @@ async fn finish_inner(
 /// Code → tokens (with the PKCE verifier) → ID token checked (signature against the
 /// JWKS, issuer, audience, expiry, nonce).
 async fn exchange(
-    state: &AppState,
+    state: &AccountsState,
     provider: &Provider,
     pending: &PendingLogin,
     code: String,
@@ -557,7 +557,7 @@ fn usable_email(
 /// Known identity → log in; unknown identity with a member's email → link ticket;
 /// else → sign-up ticket.
 pub async fn complete(
-    state: &AppState,
+    state: &AccountsState,
     provider: &Provider,
     next: &str,
     identity: VerifiedIdentity,

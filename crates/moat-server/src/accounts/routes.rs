@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::{
     extract::{Path, State},
-    http::{header, StatusCode},
-    response::IntoResponse,
+    http::StatusCode,
 };
 use chrono::{DateTime, SecondsFormat, Utc};
 use moat_storage::{NewIdentity, NewUser, Role, StorageError, TicketKind, User};
@@ -20,14 +19,13 @@ use super::{
     password::check_password,
     rate_limit::{login_keys, LoginPermit, Outcome, SignupPermit},
     validate::{check_email, check_nickname, fold_nickname, normalize_email},
-    RECENT_LOGIN,
 };
 use crate::{
+    accounts::AccountsState,
     http::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
-    AppState,
 };
 
 /// `{email, password, nickname}` of a new account.
@@ -103,13 +101,6 @@ pub struct ChangePasswordRequest {
     pub new_password: String,
 }
 
-#[derive(Deserialize, ToSchema)]
-pub struct DeleteMeRequest {
-    /// Required when the account has a password.
-    #[serde(default)]
-    pub password: Option<String>,
-}
-
 /// What anyone may see of a member.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PublicProfile {
@@ -130,46 +121,7 @@ pub struct OidcSignupRequest {
     pub nickname: String,
 }
 
-/// Everything stored about the member (`GET /api/me/export`).
-#[derive(Serialize, ToSchema)]
-pub struct MeExport {
-    /// RFC 3339.
-    pub exported_at: String,
-    pub account: Me,
-    pub identities: Vec<ExportedIdentity>,
-    pub sessions: Vec<ExportedSession>,
-    /// Favourite instrument ids, in the member's order.
-    pub favorites: Vec<String>,
-    /// Portfolios, in the member's order, each with every transaction.
-    pub portfolios: Vec<ExportedPortfolio>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct ExportedPortfolio {
-    pub portfolio: crate::portfolio::routes::PortfolioDto,
-    pub transactions: Vec<crate::portfolio::routes::TransactionDto>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct ExportedIdentity {
-    pub provider: String,
-    /// The provider's id for the member.
-    pub subject: String,
-    pub email: Option<String>,
-    pub linked_at: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct ExportedSession {
-    /// Unix seconds.
-    pub issued_at: i64,
-    pub expires_at: i64,
-    pub revoked_at: Option<i64>,
-    /// The session of this request.
-    pub current: bool,
-}
-
-fn rfc3339(t: DateTime<Utc>) -> String {
+pub(super) fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
@@ -190,7 +142,7 @@ pub(crate) fn account_banned() -> ApiError {
 }
 
 /// `Me` of a member, with the linked providers.
-pub(crate) async fn me_of(state: &AppState, user: &User) -> Result<Me, ApiError> {
+pub(crate) async fn me_of(state: &AccountsState, user: &User) -> Result<Me, ApiError> {
     let identities = state.storage.identities_of(user.id).await?;
     Ok(Me {
         user_id: user.id,
@@ -205,7 +157,7 @@ pub(crate) async fn me_of(state: &AppState, user: &User) -> Result<Me, ApiError>
     })
 }
 
-async fn issue(state: &AppState, user: &User) -> Result<String, ApiError> {
+async fn issue(state: &AccountsState, user: &User) -> Result<String, ApiError> {
     state
         .auth
         .issue(state.storage.as_ref(), user)
@@ -222,7 +174,7 @@ async fn issue(state: &AppState, user: &User) -> Result<String, ApiError> {
     (status = 429, description = "`rate_limited`", body = ErrorBody),
 ))]
 pub async fn signup(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<SignupRequest>,
 ) -> Result<(StatusCode, ApiJson<TokenResponse>), ApiError> {
@@ -257,7 +209,7 @@ pub async fn signup(
 /// Makes the account of a sign-up whose fields are valid; `409` for a taken email or
 /// nickname, checked before the password is hashed (a taken one costs no hash).
 async fn create_password_account(
-    state: &AppState,
+    state: &AccountsState,
     email: String,
     body: &SignupRequest,
 ) -> Result<User, ApiError> {
@@ -291,7 +243,7 @@ async fn create_password_account(
 
 /// Settles a reserved sign-up; a limiter that cannot record it is logged, not fatal
 /// (the sign-up has been decided already).
-async fn settle_signup(state: &AppState, permit: SignupPermit, outcome: Outcome) {
+async fn settle_signup(state: &AccountsState, permit: SignupPermit, outcome: Outcome) {
     if let Err(e) = state.auth.limiter.settle_signup(permit, outcome).await {
         tracing::warn!(
             error = format!("{e:#}"),
@@ -301,7 +253,7 @@ async fn settle_signup(state: &AppState, permit: SignupPermit, outcome: Outcome)
 }
 
 /// Settles a reserved log-in attempt (see [`settle_signup`] for failures).
-async fn settle_login(state: &AppState, permit: LoginPermit, outcome: Outcome) {
+async fn settle_login(state: &AccountsState, permit: LoginPermit, outcome: Outcome) {
     if let Err(e) = state.auth.limiter.settle_login(permit, outcome).await {
         tracing::warn!(
             error = format!("{e:#}"),
@@ -320,7 +272,7 @@ async fn settle_login(state: &AppState, permit: LoginPermit, outcome: Outcome) {
     (status = 429, description = "`rate_limited`", body = ErrorBody),
 ))]
 pub async fn login(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<LoginRequest>,
 ) -> Result<ApiJson<TokenResponse>, ApiError> {
@@ -386,7 +338,10 @@ pub async fn login(
     (status = 204, description = "Logged out"),
     (status = 401, body = ErrorBody),
 ))]
-pub async fn logout(State(state): State<AppState>, member: Member) -> Result<StatusCode, ApiError> {
+pub async fn logout(
+    State(state): State<AccountsState>,
+    member: Member,
+) -> Result<StatusCode, ApiError> {
     state
         .storage
         .revoke_session(&member.session.jti, state.auth.now())
@@ -401,7 +356,7 @@ pub async fn logout(State(state): State<AppState>, member: Member) -> Result<Sta
     (status = 401, body = ErrorBody),
 ))]
 pub async fn get_me(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     member: Member,
 ) -> Result<ApiJson<Me>, ApiError> {
     Ok(ApiJson(me_of(&state, &member.user).await?))
@@ -415,7 +370,7 @@ pub async fn get_me(
     (status = 422, body = ErrorBody),
 ))]
 pub async fn update_me(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     member: Member,
     ApiJson(body): ApiJson<UpdateMeRequest>,
 ) -> Result<ApiJson<TokenResponse>, ApiError> {
@@ -444,8 +399,8 @@ pub async fn update_me(
 }
 
 /// Checks a password the member re-entered (rate limited like log-ins).
-async fn confirm_password(
-    state: &AppState,
+pub(super) async fn confirm_password(
+    state: &AccountsState,
     ip: std::net::IpAddr,
     user: &User,
     field: &str,
@@ -492,7 +447,7 @@ async fn confirm_password(
     (status = 429, body = ErrorBody),
 ))]
 pub async fn change_password(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientIp(ip): ClientIp,
     member: Member,
     ApiJson(body): ApiJson<ChangePasswordRequest>,
@@ -533,105 +488,13 @@ pub async fn change_password(
     }))
 }
 
-/// Everything stored about the member, as a JSON download.
-#[utoipa::path(get, path = "/api/me/export", tag = "accounts", security(("bearer" = [])), responses(
-    (status = 200, body = MeExport, headers(("content-disposition" = String))),
-    (status = 401, body = ErrorBody),
-))]
-pub async fn export_me(
-    State(state): State<AppState>,
-    member: Member,
-) -> Result<impl IntoResponse, ApiError> {
-    let user = &member.user;
-    let identities = state.storage.identities_of(user.id).await?;
-    let sessions = state.storage.sessions_of(user.id).await?;
-    let favorites = state.storage.favorites(user.id).await?;
-    let mut portfolios = Vec::new();
-    for p in state.storage.list_portfolios(user.id).await? {
-        let transactions = state.storage.transactions(user.id, p.id).await?;
-        portfolios.push(ExportedPortfolio {
-            portfolio: (&p).into(),
-            transactions: transactions.iter().map(Into::into).collect(),
-        });
-    }
-    let export = MeExport {
-        portfolios,
-        favorites: favorites.iter().map(ToString::to_string).collect(),
-        exported_at: rfc3339(state.auth.now_utc()),
-        account: me_of(&state, user).await?,
-        identities: identities
-            .into_iter()
-            .map(|i| ExportedIdentity {
-                provider: i.provider,
-                subject: i.subject,
-                email: i.email,
-                linked_at: rfc3339(i.created_at),
-            })
-            .collect(),
-        sessions: sessions
-            .into_iter()
-            .map(|s| ExportedSession {
-                current: s.jti == member.session.jti,
-                issued_at: s.issued_at,
-                expires_at: s.expires_at,
-                revoked_at: s.revoked_at,
-            })
-            .collect(),
-    };
-    Ok((
-        [
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"moat-export.json\"",
-            ),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        ApiJson(export),
-    ))
-}
-
-/// Deletes the account: personal data is removed, content stays as "a deleted
-/// member". Needs the password, or for social-only members a log-in under 10 minutes old.
-#[utoipa::path(delete, path = "/api/me", tag = "accounts", security(("bearer" = [])), request_body = DeleteMeRequest, responses(
-    (status = 204, description = "Deleted"),
-    (status = 401, body = ErrorBody),
-    (status = 403, description = "`reauthentication_required`", body = ErrorBody),
-    (status = 422, description = "`fields.password`", body = ErrorBody),
-))]
-pub async fn delete_me(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    member: Member,
-    ApiJson(body): ApiJson<DeleteMeRequest>,
-) -> Result<StatusCode, ApiError> {
-    let user = &member.user;
-    if user.password_hash.is_some() {
-        confirm_password(&state, ip, user, "password", body.password.as_deref()).await?;
-    } else if state.auth.now() - member.session.issued_at > RECENT_LOGIN.as_secs() as i64 {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "reauthentication_required",
-            "Log in again, then delete the account within 10 minutes.",
-        ));
-    }
-    state
-        .storage
-        .delete_user(user.id, state.auth.now_utc())
-        .await?;
-    tracing::info!(user_id = user.id, "account deleted");
-    state
-        .hub
-        .revoke_member(user.id, crate::hub::Revocation::Deleted);
-    Ok(StatusCode::NO_CONTENT)
-}
-
 /// A member's public profile.
 #[utoipa::path(get, path = "/api/users/{nickname}", tag = "accounts", params(("nickname" = String, Path)), responses(
     (status = 200, body = PublicProfile),
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_user(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Path(nickname): Path<String>,
 ) -> Result<ApiJson<PublicProfile>, ApiError> {
     public_profile(&state, &nickname)
@@ -642,7 +505,7 @@ pub async fn get_user(
 
 /// The public profile of an active member, if any (also used by page metadata).
 pub async fn public_profile(
-    state: &AppState,
+    state: &AccountsState,
     nickname: &str,
 ) -> Result<Option<PublicProfile>, ApiError> {
     if nickname.chars().count() > super::validate::NICKNAME_MAX_CHARS {
@@ -667,7 +530,7 @@ pub async fn public_profile(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn set_premium(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     _operator: Operator,
     Path(user_id): Path<i64>,
     ApiJson(body): ApiJson<SetPremiumRequest>,
@@ -691,7 +554,7 @@ pub async fn set_premium(
     (status = 429, body = ErrorBody),
 ))]
 pub async fn oidc_signup(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<OidcSignupRequest>,
 ) -> Result<(StatusCode, ApiJson<TokenResponse>), ApiError> {

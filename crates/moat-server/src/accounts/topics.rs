@@ -58,7 +58,7 @@ pub fn account_changed(hub: &Hub, member: i64) {
 }
 
 /// Moves the sockets of session `old` to the session of `token` (issued to replace it).
-pub fn session_renewed(state: &crate::AppState, old: &str, token: &str) {
+pub fn session_renewed(state: &crate::accounts::AccountsState, old: &str, token: &str) {
     if let Ok(claims) = state.auth.keys.verify(token, state.auth.now()) {
         state.hub.renew_session(old, &claims.jti);
     }

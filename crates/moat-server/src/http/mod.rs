@@ -75,11 +75,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::routes::logout))
         .routes(routes!(
             accounts::routes::get_me,
-            accounts::routes::update_me,
-            accounts::routes::delete_me
+            accounts::routes::update_me
         ))
         .routes(routes!(accounts::routes::change_password))
-        .routes(routes!(accounts::routes::export_me))
+        .merge(crate::member_data::routes())
         .routes(routes!(accounts::routes::get_user))
         .routes(routes!(accounts::routes::set_premium))
         .routes(routes!(accounts::oidc::list_providers))
@@ -231,7 +230,7 @@ async fn reject_oversized(State(state): State<AppState>, request: Request, next:
 
 #[cfg(test)]
 mod tests {
-    use std::{sync::Arc, time::Instant};
+    use std::sync::Arc;
 
     use axum::{body::Body, http::StatusCode, routing::post};
     use http_body_util::BodyExt;
@@ -263,25 +262,14 @@ mod tests {
             body_limit_bytes: 2048,
             ..Config::default()
         };
-        let auth = crate::accounts::Auth::new(&config.auth, &db_dir).unwrap();
-        let hub = Arc::new(crate::hub::Hub::new(1));
-        let market =
-            crate::market::MarketService::start(storage.clone(), &config.market, hub.clone())
-                .await
-                .unwrap();
-        let observe =
-            crate::observability::Observe::start(storage.clone(), &config.observe, String::new());
-        let state = AppState {
-            observe,
-            auth: Arc::new(auth),
-            market,
-            hub,
-            assets: Arc::new(assets::Assets::load(&config)),
-            config: Arc::new(config),
-            storage,
-            ledgers: Default::default(),
-            started_at: Instant::now(),
+        let config = Config {
+            data_dir: db_dir,
+            ..config
         };
+        let clock = Arc::new(crate::clock::SystemClock);
+        let state = AppState::start(config, storage, clock, String::new())
+            .await
+            .unwrap();
         let routes = Router::new()
             .route("/api/test/json", post(accepts_json))
             .route("/api/test/panic", get(panics));

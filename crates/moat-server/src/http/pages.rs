@@ -506,7 +506,7 @@ pub async fn card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCode
         return (Card::of(page, lang), status);
     }
     let nickname = percent_decode(trim(path).trim_start_matches("/u/"));
-    match crate::accounts::routes::public_profile(state, &nickname).await {
+    match crate::accounts::routes::public_profile(&state.accounts, &nickname).await {
         Ok(Some(profile)) => {
             let n = &profile.nickname;
             let card = match lang {
@@ -535,16 +535,16 @@ async fn stock_card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCo
     let Some(instrument) = raw
         .parse::<InstrumentId>()
         .ok()
-        .and_then(|id| state.market.instrument(&id))
+        .and_then(|id| state.market.service.instrument(&id))
     else {
         return (Card::of(&NOT_FOUND, lang), StatusCode::NOT_FOUND);
     };
     // A real provider may be slow or down; the card is then rendered without a price.
-    let quote = tokio::time::timeout(STOCK_QUOTE_WAIT, state.market.quote(&instrument))
+    let quote = tokio::time::timeout(STOCK_QUOTE_WAIT, state.market.service.quote(&instrument))
         .await
         .ok()
         .flatten();
-    let simulated = state.market.is_simulated(&instrument);
+    let simulated = state.market.service.is_simulated(&instrument);
     (
         stock_card_of(&instrument, quote.as_ref(), simulated, lang),
         StatusCode::OK,

@@ -200,7 +200,7 @@ fn close_message(code: u16, reason: &'static str) -> Message {
 /// storage error keeps the socket (the next check decides).
 async fn recheck(state: &AppState, id: u64, member: i64) -> Option<Revocation> {
     let jti = state.hub.session_of(id)?;
-    match state.storage.session_with_user(&jti).await {
+    match state.accounts.storage.session_with_user(&jti).await {
         Err(e) => {
             tracing::warn!(error = %e, "cannot re-check a stream session");
             None
@@ -209,7 +209,7 @@ async fn recheck(state: &AppState, id: u64, member: i64) -> Option<Revocation> {
         Ok(Some(found)) if found.user.banned_at.is_some() => Some(Revocation::Banned),
         Ok(Some(found)) if found.user.deleted_at.is_some() => Some(Revocation::Deleted),
         Ok(Some(found)) => {
-            (!crate::accounts::extract::session_holds(&found, member, state.auth.now()))
+            (!crate::accounts::extract::session_holds(&found, member, state.accounts.auth.now()))
                 .then_some(Revocation::SessionEnded)
         }
     }
@@ -306,7 +306,7 @@ async fn serve(
             }
             Ok(ClientFrame::Ping) => ServerFrame::Pong,
             Ok(ClientFrame::Auth { token }) => {
-                match crate::accounts::extract::verify_token(&state, &token).await {
+                match crate::accounts::extract::verify_token(&state.accounts, &token).await {
                     Ok(m) if acting.is_some_and(|a| a != m.user.id) => {
                         errors += 1;
                         ServerFrame::error(

@@ -5,6 +5,8 @@
 //! The domain lives in `moat-market`; this module wires it to storage, the API
 //! (`routes.rs`) and the WebSocket (`stream.rs`).
 
+mod config;
+mod member_data;
 pub mod routes;
 pub mod stream;
 
@@ -14,15 +16,17 @@ use std::{
     time::Duration,
 };
 
+use axum::extract::FromRef;
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use moat_market::{
     calendar, catalog, search::SearchIndex, simulator::Simulator, DailyCandle, Instrument,
     InstrumentId, Kind, Market, PriceProvider, ProviderKind, Quote, QuoteState,
 };
-use moat_storage::Storage;
+use moat_storage::{MarketStorage, Storage};
 
-use crate::config::MarketConfig;
 use crate::hub::Hub;
+pub use config::MarketConfig;
+pub use member_data::MarketExport;
 
 /// How often the simulator's quotes are recomputed and pushed (on the wall clock's
 /// whole seconds, the simulator's price steps).
@@ -41,6 +45,39 @@ pub const OVERVIEW_INDICES: [&str; 4] = ["INDEX:KOSPI", "INDEX:KOSDAQ", "INDEX:S
 pub const OVERVIEW_FX: [&str; 1] = ["FX:USDKRW"];
 /// Gainers and losers shown on the home screen.
 pub const MOVERS: usize = 5;
+
+/// What the market handlers reach: the market service (catalogue, quotes, candles,
+/// providers) and the area's storage.
+#[derive(Clone)]
+pub struct MarketState {
+    pub service: Arc<MarketService>,
+    pub storage: Arc<dyn MarketStorage>,
+}
+
+impl MarketState {
+    /// Loads the catalogue and the last quotes and registers the `quote:` topics.
+    pub async fn start(
+        config: &crate::Config,
+        storage: Arc<dyn Storage>,
+        hub: &Arc<Hub>,
+    ) -> anyhow::Result<Self> {
+        let storage: Arc<dyn MarketStorage> = storage;
+        let service = MarketService::start(storage.clone(), &config.market, hub.clone()).await?;
+        Ok(Self { service, storage })
+    }
+
+    /// The history catch-up, the simulator's ticks, real-provider polling and quote
+    /// persistence.
+    pub fn spawn_jobs(&self) {
+        self.service.spawn_jobs();
+    }
+}
+
+impl FromRef<crate::AppState> for MarketState {
+    fn from_ref(state: &crate::AppState) -> Self {
+        state.market.clone()
+    }
+}
 
 /// The instruments and their search index, replaced as a whole when they change.
 pub struct Catalog {
@@ -67,7 +104,7 @@ pub struct ProviderSlot {
 
 /// The market-data service: shared by handlers, the stream and background jobs.
 pub struct MarketService {
-    storage: Arc<dyn Storage>,
+    storage: Arc<dyn MarketStorage>,
     simulator: Simulator,
     providers: HashMap<Market, ProviderSlot>,
     catalog: RwLock<Arc<Catalog>>,
@@ -93,7 +130,7 @@ impl MarketService {
     /// stored quotes, and registers the `quote:` topics on `hub`. Background jobs start
     /// with [`MarketService::spawn_jobs`].
     pub async fn start(
-        storage: Arc<dyn Storage>,
+        storage: Arc<dyn MarketStorage>,
         config: &MarketConfig,
         hub: Arc<Hub>,
     ) -> anyhow::Result<Arc<Self>> {
@@ -692,7 +729,7 @@ impl MarketService {
         out
     }
 
-    pub fn storage(&self) -> &Arc<dyn Storage> {
+    pub fn storage(&self) -> &Arc<dyn MarketStorage> {
         &self.storage
     }
 }
@@ -746,7 +783,7 @@ fn real_provider(name: &str, config: &MarketConfig) -> Option<ProviderSlot> {
             provider: Arc::new(alpha_vantage::AlphaVantageProvider::new(
                 http::client(),
                 &config.alpha_vantage_url,
-                &config.alpha_vantage_key,
+                config.alpha_vantage_key.expose(),
             )),
         }),
         _ => None,

@@ -19,7 +19,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
-    AppState,
+    market::MarketState,
 };
 
 /// Default and largest number of search results.
@@ -29,8 +29,8 @@ pub const FX_MAX_DAYS: i64 = 5 * 366;
 /// Default span of FX rates.
 pub const FX_DEFAULT_DAYS: i64 = 30;
 
-fn market(state: &AppState) -> &Arc<MarketService> {
-    &state.market
+fn market(state: &MarketState) -> &Arc<MarketService> {
+    &state.service
 }
 
 pub(crate) fn rfc3339(t: DateTime<Utc>) -> String {
@@ -162,9 +162,9 @@ fn parse_id(raw: &str) -> Result<InstrumentId, ApiError> {
         .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))
 }
 
-pub(crate) fn find(state: &AppState, raw: &str) -> Result<Arc<Instrument>, ApiError> {
+pub(crate) fn find(service: &MarketService, raw: &str) -> Result<Arc<Instrument>, ApiError> {
     let id = parse_id(raw)?;
-    market(state)
+    service
         .instrument(&id)
         .ok_or_else(|| ApiError::not_found(format!("There is no instrument {id}.")))
 }
@@ -185,7 +185,7 @@ pub struct SearchParams {
     (status = 400, description = "`invalid_parameter`: `q` over 64 characters or `limit` not a whole number from 1 to 50", body = ErrorBody),
 ))]
 pub async fn search(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     Query(params): Query<SearchParams>,
 ) -> Result<ApiJson<Vec<InstrumentDto>>, ApiError> {
     use moat_market::search::{MAX_LIMIT, MAX_QUERY_CHARS};
@@ -221,10 +221,10 @@ pub async fn search(
     (status = 400, description = "`invalid_parameter`: malformed id", body = ErrorBody),
 ))]
 pub async fn get_instrument(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     Path(raw): Path<String>,
 ) -> Result<ApiJson<InstrumentDetail>, ApiError> {
-    let inst = find(&state, &raw)?;
+    let inst = find(&state.service, &raw)?;
     let service = market(&state);
     let quote = service.quote(&inst).await;
     let today = Utc::now().date_naive();
@@ -277,10 +277,10 @@ pub async fn get_instrument(
     (status = 503, description = "`quote_unavailable`: the source has given no price yet", body = ErrorBody),
 ))]
 pub async fn get_quote(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     Path(raw): Path<String>,
 ) -> Result<ApiJson<QuoteDto>, ApiError> {
-    let inst = find(&state, &raw)?;
+    let inst = find(&state.service, &raw)?;
     let quote = market(&state).quote(&inst).await.ok_or_else(|| {
         ApiError::new(
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
@@ -397,11 +397,11 @@ const WEEK_SESSIONS: usize = 5;
     (status = 400, description = "`invalid_parameter`: unknown `range`", body = ErrorBody),
 ))]
 pub async fn get_candles(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     Path(raw): Path<String>,
     Query(params): Query<CandleParams>,
 ) -> Result<ApiJson<CandlesDto>, ApiError> {
-    let inst = find(&state, &raw)?;
+    let inst = find(&state.service, &raw)?;
     let range: Range = match params.range.as_deref() {
         None => Range::OneMonth,
         Some(r) => serde_json::from_value(serde_json::Value::String(r.to_owned()))
@@ -508,7 +508,7 @@ pub(crate) fn parse_date(
     (status = 400, description = "`invalid_parameter`: bad dates or a span over 5 years", body = ErrorBody),
 ))]
 pub async fn get_fx(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     Path(pair): Path<String>,
     Query(params): Query<FxParams>,
 ) -> Result<ApiJson<FxDto>, ApiError> {
@@ -587,7 +587,7 @@ async fn priced(service: &MarketService, inst: &Instrument) -> Priced {
 
 /// Indices, USD/KRW and the day's biggest movers among stocks.
 #[utoipa::path(get, path = "/api/market/overview", tag = "market", responses((status = 200, body = Overview)))]
-pub async fn overview(State(state): State<AppState>) -> Result<ApiJson<Overview>, ApiError> {
+pub async fn overview(State(state): State<MarketState>) -> Result<ApiJson<Overview>, ApiError> {
     let service = market(&state);
     let mut indices = Vec::new();
     let mut fx = Vec::new();
@@ -637,13 +637,13 @@ pub async fn overview(State(state): State<AppState>) -> Result<ApiJson<Overview>
     (status = 401, body = ErrorBody),
 ))]
 pub async fn get_favorites(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     member: Member,
 ) -> Result<ApiJson<Vec<InstrumentDto>>, ApiError> {
     favorites_of(&state, member.user.id).await.map(ApiJson)
 }
 
-async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<InstrumentDto>, ApiError> {
+async fn favorites_of(state: &MarketState, user_id: i64) -> Result<Vec<InstrumentDto>, ApiError> {
     let service = market(state);
     let ids = service.storage().favorites(user_id).await?;
     Ok(ids
@@ -666,7 +666,7 @@ pub struct FavoritesRequest {
     (status = 422, description = "`invalid_input`: `ids` too long, duplicated, malformed or unknown", body = ErrorBody),
 ))]
 pub async fn put_favorites(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     member: Member,
     ApiJson(body): ApiJson<FavoritesRequest>,
 ) -> Result<ApiJson<Vec<InstrumentDto>>, ApiError> {
@@ -722,7 +722,7 @@ pub struct ProviderStatusDto {
     (status = 403, body = ErrorBody),
 ))]
 pub async fn providers(
-    State(state): State<AppState>,
+    State(state): State<MarketState>,
     _operator: Operator,
 ) -> Result<ApiJson<Vec<ProviderStatusDto>>, ApiError> {
     let service = market(&state);

@@ -26,7 +26,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
-    AppState,
+    observability::ObservabilityState,
 };
 
 /// Default and largest page sizes.
@@ -200,7 +200,7 @@ pub struct SessionListParams {
     (status = 403, description = "`forbidden`: not an operator", body = ErrorBody),
 ))]
 pub async fn list_sessions(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Query(p): Query<SessionListParams>,
 ) -> Result<ApiJson<ObsSessionList>, ApiError> {
@@ -249,7 +249,10 @@ pub struct ObsSessionDetail {
     pub timeline: Vec<TimelineItemDto>,
 }
 
-async fn session_by_id(state: &AppState, secure_id: &str) -> Result<ObsSessionRow, ApiError> {
+async fn session_by_id(
+    state: &ObservabilityState,
+    secure_id: &str,
+) -> Result<ObsSessionRow, ApiError> {
     if secure_id.len() > limits::MAX_SECURE_ID_CHARS {
         return Err(ApiError::not_found("There is no such session."));
     }
@@ -269,7 +272,7 @@ async fn session_by_id(state: &AppState, secure_id: &str) -> Result<ObsSessionRo
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_session(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Path(secure_id): Path<String>,
 ) -> Result<ApiJson<ObsSessionDetail>, ApiError> {
@@ -368,7 +371,7 @@ pub struct ReplayParams {
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_replay(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Path(secure_id): Path<String>,
     Query(p): Query<ReplayParams>,
@@ -512,7 +515,7 @@ pub struct PageParams {
     (status = 403, body = ErrorBody),
 ))]
 pub async fn list_error_groups(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Query(p): Query<PageParams>,
 ) -> Result<ApiJson<ErrorGroupList>, ApiError> {
@@ -579,7 +582,7 @@ pub struct ErrorGroupDetail {
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_error_group(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Path(id): Path<String>,
 ) -> Result<ApiJson<ErrorGroupDetail>, ApiError> {
@@ -640,7 +643,7 @@ pub struct FeedbackParams {
     (status = 403, body = ErrorBody),
 ))]
 pub async fn list_feedback(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Query(p): Query<FeedbackParams>,
 ) -> Result<ApiJson<FeedbackList>, ApiError> {
@@ -740,7 +743,7 @@ fn stats(samples: &mut BTreeMap<&'static str, Vec<f64>>) -> Vec<VitalStatDto> {
     (status = 403, body = ErrorBody),
 ))]
 pub async fn vitals_report(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Query(p): Query<VitalsParams>,
 ) -> Result<ApiJson<VitalsReport>, ApiError> {
@@ -862,7 +865,7 @@ fn span_dto(s: &SpanRow, trace_start: i64) -> SpanDto {
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_trace(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     _operator: Operator,
     Path(trace_id): Path<String>,
 ) -> Result<ApiJson<TraceDto>, ApiError> {

@@ -30,7 +30,7 @@ use super::{
     limits::{self, DecodeError, MAX_SECURE_ID_CHARS, MAX_TEXT_CHARS},
     now_ms, redact, vitals, Observe,
 };
-use crate::{accounts::extract::ClientIp, AppState};
+use crate::{accounts::extract::ClientIp, observability::ObservabilityState};
 
 /// The message that stops the recorder without retries.
 pub const QUOTA_MESSAGE: &str = "BillingQuotaExceeded";
@@ -156,7 +156,7 @@ struct GqlRequest<'a> {
 
 /// What every handler needs to know of the request.
 struct Call<'a> {
-    state: &'a AppState,
+    state: &'a ObservabilityState,
     observe: &'a Observe,
     ip_hash: String,
     user_agent: Option<String>,
@@ -200,7 +200,7 @@ pub(crate) fn user_agent(headers: &HeaderMap) -> Option<String> {
 
 /// `POST /public`.
 pub async fn public(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     body: Body,
@@ -212,7 +212,7 @@ pub async fn public(
 }
 
 async fn handle(
-    state: &AppState,
+    state: &ObservabilityState,
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     body: Body,

@@ -18,7 +18,7 @@ use super::limits;
 use crate::{
     accounts::extract::Member,
     http::error::{ApiError, ErrorBody},
-    AppState,
+    observability::ObservabilityState,
 };
 
 /// Binds a recorded session to the calling member: the session's member becomes the
@@ -32,7 +32,7 @@ use crate::{
     (status = 409, description = "`session_bound`: the session belongs to another member; nothing changes", body = ErrorBody),
 ))]
 pub async fn bind_session(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     member: Member,
     Path(secure_id): Path<String>,
 ) -> Result<StatusCode, ApiError> {

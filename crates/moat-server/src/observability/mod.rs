@@ -18,12 +18,14 @@
 //! `Retry-After`), a byte budget per session (stored) and per client address (in
 //! memory, per instance).
 
+mod config;
 pub mod console;
 pub mod drop_list;
 pub mod graphql;
 pub mod identity;
 pub mod ingest;
 pub mod limits;
+mod member_data;
 pub mod otlp;
 pub mod redact;
 pub mod retention;
@@ -32,20 +34,58 @@ pub mod vitals;
 
 use std::{net::IpAddr, sync::Arc};
 
-use moat_storage::{observability::NewSpan, Storage};
+use axum::extract::FromRef;
+use moat_storage::{observability::NewSpan, ObservabilityStorage, Storage};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-use crate::config::ObserveConfig;
+pub use config::ObservabilityConfig;
+pub use member_data::ObservabilityExport;
 
 /// Spans waiting for the writer; past this, new spans are dropped (never waited for).
 const SPAN_QUEUE: usize = 4096;
 /// Spans written per storage call.
 const SPAN_BATCH: usize = 256;
 
+/// What the observability handlers reach: the area's storage and the ingest's limits,
+/// budgets and span writer.
+#[derive(Clone)]
+pub struct ObservabilityState {
+    pub storage: Arc<dyn ObservabilityStorage>,
+    pub observe: Arc<Observe>,
+    /// `sqlite` or `postgres`: the `db.system` of the server's database spans.
+    pub db_system: &'static str,
+}
+
+impl ObservabilityState {
+    /// Sets up the ingest and starts its span writer. `install_id` salts the stored
+    /// client-address hashes.
+    pub fn start(config: &crate::Config, storage: Arc<dyn Storage>, install_id: String) -> Self {
+        let db_system = storage.backend().as_str();
+        let storage: Arc<dyn ObservabilityStorage> = storage;
+        let observe = Observe::start(storage.clone(), &config.observability, install_id);
+        Self {
+            storage,
+            observe,
+            db_system,
+        }
+    }
+
+    /// The retention job: deletes what is older than `retention_days`, hourly.
+    pub fn spawn_jobs(&self) {
+        retention::spawn(self.storage.clone(), self.observe.config.retention_days);
+    }
+}
+
+impl FromRef<crate::AppState> for ObservabilityState {
+    fn from_ref(state: &crate::AppState) -> Self {
+        state.observability.clone()
+    }
+}
+
 /// The ingest's shared state: limits, budgets and the span writer's queue.
 pub struct Observe {
-    pub config: ObserveConfig,
+    pub config: ObservabilityConfig,
     permits: Arc<Semaphore>,
     pub ip_budgets: limits::IpBudgets,
     /// Decompressed bytes held by all ingest requests at once.
@@ -58,7 +98,11 @@ pub struct Observe {
 impl Observe {
     /// Sets up the ingest and starts the span writer (a task that ends when the
     /// last `Observe` is dropped).
-    pub fn start(storage: Arc<dyn Storage>, config: &ObserveConfig, ip_salt: String) -> Arc<Self> {
+    pub fn start(
+        storage: Arc<dyn ObservabilityStorage>,
+        config: &ObservabilityConfig,
+        ip_salt: String,
+    ) -> Arc<Self> {
         let (tx, rx) = mpsc::channel(SPAN_QUEUE);
         tokio::spawn(spans::write_spans(storage, rx, SPAN_BATCH));
         Arc::new(Self {

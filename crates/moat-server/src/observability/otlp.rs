@@ -35,7 +35,7 @@ use super::{
     limits::{self, DecodeError, MAX_RECORDS_PER_REQUEST, MAX_TEXT_CHARS},
     now_ms, redact, vitals,
 };
-use crate::{accounts::extract::ClientIp, AppState};
+use crate::{accounts::extract::ClientIp, observability::ObservabilityState};
 
 /// The attribute naming the recorded session.
 pub const SESSION_ATTRIBUTE: &str = "highlight.session_id";
@@ -87,7 +87,7 @@ impl IntoResponse for OtlpError {
 
 /// `POST /v1/traces`.
 pub async fn traces(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     body: Body,
@@ -99,7 +99,7 @@ pub async fn traces(
 
 /// `POST /v1/metrics`.
 pub async fn metrics(
-    State(state): State<AppState>,
+    State(state): State<ObservabilityState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     body: Body,
@@ -110,7 +110,7 @@ pub async fn metrics(
 }
 
 async fn handle(
-    state: &AppState,
+    state: &ObservabilityState,
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     body: Body,

@@ -6,7 +6,7 @@
 
 use std::{sync::Arc, time::Duration};
 
-use moat_storage::{Storage, StorageError};
+use moat_storage::{ObservabilityStorage, StorageError};
 
 /// Rows deleted per statement.
 pub const PURGE_BATCH: i64 = 1_000;
@@ -19,7 +19,10 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// Deletes everything older than `cutoff_ms` (ms since the epoch), batch by batch.
 /// Returns the rows deleted.
-pub async fn purge_before(storage: &dyn Storage, cutoff_ms: i64) -> Result<u64, StorageError> {
+pub async fn purge_before(
+    storage: &dyn ObservabilityStorage,
+    cutoff_ms: i64,
+) -> Result<u64, StorageError> {
     let mut total = 0;
     loop {
         let n = storage.obs_purge_batch(cutoff_ms, PURGE_BATCH).await?;
@@ -38,7 +41,10 @@ pub fn cutoff(now_ms: i64, days: u32) -> i64 {
 }
 
 /// Runs the job until the process ends.
-pub fn spawn(storage: Arc<dyn Storage>, retention_days: u32) -> tokio::task::JoinHandle<()> {
+pub fn spawn(
+    storage: Arc<dyn ObservabilityStorage>,
+    retention_days: u32,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         tokio::time::sleep(FIRST_PURGE_AFTER).await;
         let mut every = tokio::time::interval(PURGE_EVERY);

@@ -25,12 +25,12 @@ use axum::{
     middleware::Next,
     response::Response,
 };
-use moat_storage::{observability::NewSpan, probe, Storage};
+use moat_storage::{observability::NewSpan, probe, ObservabilityStorage};
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::{now_ns, redact};
-use crate::AppState;
+use crate::observability::ObservabilityState;
 
 /// The service name of the server's spans.
 pub const SERVICE: &str = "moat-server";
@@ -122,7 +122,11 @@ fn nanos(d: Duration) -> i64 {
 }
 
 /// Middleware on the API routes: records a span for traced requests.
-pub async fn record(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn record(
+    State(state): State<ObservabilityState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if !state.observe.config.server_spans {
         return next.run(request).await;
     }
@@ -168,7 +172,7 @@ pub async fn record(State(state): State<AppState>, request: Request, next: Next)
     let span_id = new_span_id();
     let session = linked.as_ref().map(|(session, _)| session.clone());
     let calls = std::mem::take(&mut *db.calls.lock().unwrap_or_else(|e| e.into_inner()));
-    let system = state.storage.backend().as_str();
+    let system = state.db_system;
     for call in calls {
         state.observe.record_span(NewSpan {
             trace_id: trace_id.clone(),
@@ -208,7 +212,7 @@ pub async fn record(State(state): State<AppState>, request: Request, next: Next)
 
 /// The writer: stores queued spans in batches until every sender is gone.
 pub async fn write_spans(
-    storage: std::sync::Arc<dyn Storage>,
+    storage: std::sync::Arc<dyn ObservabilityStorage>,
     mut rx: mpsc::Receiver<NewSpan>,
     batch: usize,
 ) {

@@ -25,7 +25,7 @@ use moat_storage::{LedgerWrite, PortfolioRow};
 use quick_cache::{sync::Cache, Weighter};
 
 use super::service::{settings_of, to_domain, to_domain_all};
-use crate::{http::error::ApiError, AppState};
+use crate::{http::error::ApiError, portfolio::PortfolioState};
 
 /// How many transactions the cache holds in all (about 200 bytes each: ~40 MB).
 pub const CAPACITY: u64 = 200_000;
@@ -121,7 +121,7 @@ impl TransactionCache {
     /// The ledger of `row` (a portfolio the caller has checked is the member's).
     pub async fn ledger(
         &self,
-        state: &AppState,
+        state: &PortfolioState,
         row: &PortfolioRow,
     ) -> Result<Arc<LedgerState>, ApiError> {
         if let Some(hit) = self.fresh(row) {
@@ -145,7 +145,7 @@ impl TransactionCache {
     /// fresh ones from the cache, the rest in one query when more than one is missing.
     pub async fn ledgers_of(
         &self,
-        state: &AppState,
+        state: &PortfolioState,
         user_id: i64,
         rows: &[PortfolioRow],
     ) -> Result<Vec<Arc<LedgerState>>, ApiError> {

@@ -11,22 +11,60 @@
 //! writes).
 
 pub mod cache;
+mod config;
 pub mod dto;
 mod handlers;
+mod member_data;
 pub mod service;
 pub mod write;
 
-use axum::extract::DefaultBodyLimit;
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, FromRef};
 use moat_portfolio::csv_file;
+use moat_storage::{PortfolioStorage, Storage};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use handlers::{dividends, imports, portfolios, returns, transactions};
 
+pub use config::PortfolioConfig;
 pub use dto::{PortfolioDto, TransactionDto};
+pub use member_data::PortfolioExport;
 
 /// Largest CSV file an import accepts (5 MB): larger than other request bodies.
 pub const MAX_IMPORT_BYTES: usize = csv_file::MAX_IMPORT_BYTES;
+
+/// What the portfolio handlers reach: the area's storage, the market service (quotes,
+/// candles, FX), the decoded ledgers and the configuration.
+#[derive(Clone)]
+pub struct PortfolioState {
+    pub storage: Arc<dyn PortfolioStorage>,
+    pub market: Arc<crate::market::MarketService>,
+    pub ledgers: Arc<cache::TransactionCache>,
+    pub config: Arc<crate::Config>,
+}
+
+impl PortfolioState {
+    pub fn start(
+        config: &Arc<crate::Config>,
+        storage: Arc<dyn Storage>,
+        market: &crate::market::MarketState,
+    ) -> Self {
+        Self {
+            storage,
+            market: market.service.clone(),
+            ledgers: Default::default(),
+            config: config.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for PortfolioState {
+    fn from_ref(state: &AppState) -> Self {
+        state.portfolio.clone()
+    }
+}
 
 /// Every route of the portfolio area, documented.
 pub fn routes() -> OpenApiRouter<AppState> {

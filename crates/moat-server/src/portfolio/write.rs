@@ -22,7 +22,7 @@ use super::{
 };
 use crate::{
     http::{error::ApiError, idempotency::Idempotency},
-    AppState,
+    portfolio::PortfolioState,
 };
 
 /// The id a transaction being added has while it is checked (storage assigns the real
@@ -61,7 +61,11 @@ async fn check_change(
 }
 
 /// Locks the member's portfolio `id` for a change, or 404.
-async fn lock(state: &AppState, user_id: i64, id: i64) -> Result<Box<dyn LedgerWrite>, ApiError> {
+async fn lock(
+    state: &PortfolioState,
+    user_id: i64,
+    id: i64,
+) -> Result<Box<dyn LedgerWrite>, ApiError> {
     state
         .storage
         .lock_ledger(user_id, id)
@@ -72,7 +76,7 @@ async fn lock(state: &AppState, user_id: i64, id: i64) -> Result<Box<dyn LedgerW
 /// Commits and keeps the committed ledger (`next`, with its provisional id made
 /// real) in the cache under the new revision.
 async fn commit(
-    state: &AppState,
+    state: &PortfolioState,
     ledger: Box<dyn LedgerWrite>,
     next: Option<Vec<Transaction>>,
 ) -> Result<PortfolioRow, ApiError> {
@@ -94,7 +98,7 @@ pub struct Added {
 /// Records `new` in the member's portfolio `id` after checking it against the
 /// portfolio's ledger, at most once per idempotency key.
 pub async fn add_transaction(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     id: i64,
     new: &NewTransaction,
@@ -150,7 +154,7 @@ pub async fn add_transaction(
 /// Replaces transaction `tx_id` of the member's portfolio `id` with `new`, if the
 /// ledger stays valid.
 pub async fn update_transaction(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     id: i64,
     tx_id: i64,
@@ -176,7 +180,7 @@ pub async fn update_transaction(
 /// Deletes transaction `tx_id` of the member's portfolio `id`, unless that would leave
 /// a later sell without its shares.
 pub async fn delete_transaction(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     id: i64,
     tx_id: i64,
@@ -209,7 +213,7 @@ pub struct Imported {
 /// lock: a transaction recorded since the preview, or the same file imported twice at
 /// once, is seen.
 pub async fn import(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     id: i64,
     rows: Vec<csv_file::PreviewRow>,

@@ -111,7 +111,7 @@ impl TestApp {
             shutdown_grace_secs: 1,
             // No price history unless a test asks for it: a 5-year backfill per test
             // would cost seconds each.
-            market: moat_server::config::MarketConfig {
+            market: moat_server::market::MarketConfig {
                 backfill_years: 0,
                 ..Default::default()
             },

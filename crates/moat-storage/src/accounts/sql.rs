@@ -292,10 +292,6 @@ where
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM favorites WHERE user_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
         Ok(())
     }

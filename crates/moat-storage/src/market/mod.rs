@@ -36,7 +36,7 @@ pub struct ProviderStatus {
 
 /// Market data operations.
 #[async_trait]
-pub trait MarketStorage {
+pub trait MarketStorage: Send + Sync {
     /// Inserts or updates instruments (by id) in one transaction; returns how many.
     async fn upsert_instruments(&self, instruments: &[Instrument]) -> Result<u64, StorageError>;
 

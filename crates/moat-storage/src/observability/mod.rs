@@ -447,6 +447,18 @@ pub trait ObservabilityStorage: Send + Sync {
     async fn obs_purge_batch(&self, cutoff_ms: i64, batch: i64) -> Result<u64, StorageError>;
 
     async fn obs_counts(&self) -> Result<ObsCounts, StorageError>;
+
+    /// The sessions bound to a member (`user_identifier`), newest first: the member's
+    /// data in this area.
+    async fn obs_member_sessions(
+        &self,
+        user_identifier: &str,
+    ) -> Result<Vec<ObsSessionRow>, StorageError>;
+
+    /// Deletes the sessions bound to a member with everything recorded in them
+    /// (replay, timeline, console, resources, errors, feedback, metrics, spans).
+    /// Returns how many sessions went. Idempotent.
+    async fn obs_delete_member_sessions(&self, user_identifier: &str) -> Result<u64, StorageError>;
 }
 
 /// Statements of [`ObservabilityStorage::obs_purge_batch`], in order: `$1` is the

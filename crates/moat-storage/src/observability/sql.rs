@@ -614,6 +614,47 @@ where
         Ok(0)
     }
 
+    async fn obs_member_sessions(
+        &self,
+        user_identifier: &str,
+    ) -> Result<Vec<crate::observability::ObsSessionRow>, crate::StorageError> {
+        let _db = crate::probe::op("obs_member_sessions");
+        use crate::observability::{session_columns, SESSION_SELECT};
+        let sql = format!(
+            "{} WHERE user_identifier = $1 ORDER BY id DESC",
+            SESSION_SELECT.replace("{cols}", session_columns())
+        );
+        Ok(sqlx::query_as(&sql)
+            .bind(user_identifier)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    async fn obs_delete_member_sessions(
+        &self,
+        user_identifier: &str,
+    ) -> Result<u64, crate::StorageError> {
+        let _db = crate::probe::op("obs_delete_member_sessions");
+        let mut tx = self.pool.begin().await?;
+        // Metrics and spans name their session by secure id (they may arrive before
+        // it); the rest goes with the session by cascade.
+        for table in ["obs_metrics", "obs_spans"] {
+            sqlx::query(&format!(
+                "DELETE FROM {table} WHERE session_secure_id IN
+                     (SELECT secure_id FROM obs_sessions WHERE user_identifier = $1)"
+            ))
+            .bind(user_identifier)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let done = sqlx::query("DELETE FROM obs_sessions WHERE user_identifier = $1")
+            .bind(user_identifier)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
+    }
+
     async fn obs_counts(&self) -> Result<crate::observability::ObsCounts, crate::StorageError> {
         let _db = crate::probe::op("obs_counts");
         let row: (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) = sqlx::query_as(

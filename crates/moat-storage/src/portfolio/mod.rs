@@ -200,6 +200,11 @@ pub trait PortfolioStorage: Send + Sync {
     /// member's.
     async fn delete_portfolio(&self, user_id: i64, id: i64) -> Result<bool, StorageError>;
 
+    /// Deletes every portfolio of the member (with their transactions) and the
+    /// member's stored idempotent answers: the member's data in this area, when the
+    /// account is deleted. Idempotent.
+    async fn delete_member_portfolios(&self, user_id: i64) -> Result<(), StorageError>;
+
     /// Puts the member's portfolios in the order of `ids`, which must name each of the
     /// member's portfolios exactly once (else `Invalid`, and nothing changes).
     async fn reorder_portfolios(&self, user_id: i64, ids: &[i64]) -> Result<(), StorageError>;

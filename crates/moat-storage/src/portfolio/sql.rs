@@ -395,6 +395,21 @@ where
         Ok(done.rows_affected() == 1)
     }
 
+    async fn delete_member_portfolios(&self, user_id: i64) -> Result<(), crate::StorageError> {
+        let _db = crate::probe::op("delete_member_portfolios");
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM idempotency_keys WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM portfolios WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn reorder_portfolios(
         &self,
         user_id: i64,

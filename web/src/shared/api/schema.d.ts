@@ -318,8 +318,9 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Deletes the account: personal data is removed, content stays as "a deleted
-         *     member". Needs the password, or for social-only members a log-in under 10 minutes old.
+         * Deletes the account: every area removes the member's data, then the account
+         *     becomes a tombstone (content stays as "a deleted member"). Needs the password, or
+         *     for social-only members a log-in under 10 minutes old.
          */
         delete: operations["delete_me"];
         options?: never;
@@ -355,7 +356,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything stored about the member, as a JSON download. */
+        /**
+         * Everything Moat keeps about the member, as a JSON download: the account, linked
+         *     logins, sessions, and each area's data (favourites, portfolios with every
+         *     transaction, recorded sessions).
+         */
         get: operations["export_me"];
         put?: never;
         post?: never;
@@ -855,6 +860,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The account, as the member downloads it. */
+        AccountsExport: {
+            account: components["schemas"]["Me"];
+            identities: components["schemas"]["ExportedIdentity"][];
+            sessions: components["schemas"]["ExportedSession"][];
+        };
         /** @description One slice of the allocation. */
         AllocationSliceDto: {
             /** @description The holding's instrument id, sector, country, currency or asset class. */
@@ -1234,6 +1245,11 @@ export interface components {
             link_ticket?: string | null;
             password: string;
         };
+        /** @description The member's favourites, as they download them. */
+        MarketExport: {
+            /** @description Favourite instrument ids, in the member's order. */
+            favorites: string[];
+        };
         /** @description The logged-in member's own account. */
         Me: {
             /** Format: uuid */
@@ -1252,17 +1268,10 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
-        /** @description Everything stored about the member (`GET /api/me/export`). */
-        MeExport: {
-            account: components["schemas"]["Me"];
+        /** @description Everything Moat keeps about a member, area by area (`GET /api/me/export`). */
+        MemberExport: components["schemas"]["MarketExport"] & components["schemas"]["PortfolioExport"] & components["schemas"]["ObservabilityExport"] & components["schemas"]["AccountsExport"] & {
             /** @description RFC 3339. */
             exported_at: string;
-            /** @description Favourite instrument ids, in the member's order. */
-            favorites: string[];
-            identities: components["schemas"]["ExportedIdentity"][];
-            /** @description Portfolios, in the member's order, each with every transaction. */
-            portfolios: components["schemas"]["ExportedPortfolio"][];
-            sessions: components["schemas"]["ExportedSession"][];
         };
         Meta: {
             /** @description The locale used when the member has not chosen one. */
@@ -1376,6 +1385,13 @@ export interface components {
             next_before?: number | null;
             sessions: components["schemas"]["ObsSessionDto"][];
         };
+        /**
+         * @description The member's recorded sessions, as they download them (the recordings stay on the
+         *     server; an operator can replay them until they expire or the account is deleted).
+         */
+        ObservabilityExport: {
+            recorded_sessions: components["schemas"]["RecordedSession"][];
+        };
         OidcSignupRequest: {
             nickname: string;
             /** @description The ticket from `/signup/social#ticket=…`. */
@@ -1443,6 +1459,11 @@ export interface components {
             orderable_cash?: null | components["schemas"]["OrderableCashDto"];
             /** Format: int64 */
             position: number;
+        };
+        /** @description The member's portfolios, as they download them. */
+        PortfolioExport: {
+            /** @description Portfolios, in the member's order, each with every transaction. */
+            portfolios: components["schemas"]["ExportedPortfolio"][];
         };
         PortfolioList: {
             /** @description Every portfolio combined (KRW unless `currency=USD`); zeros without portfolios. */
@@ -1564,6 +1585,21 @@ export interface components {
             ticker: string;
             /** Format: int64 */
             transaction_id: number;
+        };
+        /** @description One recorded visit of the member. */
+        RecordedSession: {
+            /**
+             * Format: int64
+             * @description Unix milliseconds of the last data received.
+             */
+            last_push_at: number;
+            secure_id: string;
+            /**
+             * Format: int64
+             * @description Unix milliseconds.
+             */
+            started_at: number;
+            user_agent?: string | null;
         };
         /**
          * @description A member's role.
@@ -2615,11 +2651,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    "content-disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MeExport"];
+                    "application/json": components["schemas"]["MemberExport"];
                 };
             };
             401: {

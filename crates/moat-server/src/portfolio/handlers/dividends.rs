@@ -8,6 +8,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
+    portfolio::PortfolioState,
     portfolio::{
         dto::{
             CalendarDividend, CalendarParams, DividendDto, MyDividendParams, MyDividendsDto,
@@ -15,7 +16,6 @@ use crate::{
         },
         service,
     },
-    AppState,
 };
 
 /// An instrument's dividends with an ex-date in the range: history and those
@@ -26,7 +26,7 @@ use crate::{
     (status = 404, body = ErrorBody),
 ))]
 pub async fn instrument_dividends(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     Path(raw): Path<String>,
     Query(params): Query<RangeParams>,
 ) -> Result<ApiJson<Vec<DividendDto>>, ApiError> {
@@ -42,7 +42,7 @@ pub async fn instrument_dividends(
     (status = 400, body = ErrorBody),
 ))]
 pub async fn calendar(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     Query(params): Query<CalendarParams>,
 ) -> Result<ApiJson<Vec<CalendarDividend>>, ApiError> {
     let list = service::calendar(
@@ -63,7 +63,7 @@ pub async fn calendar(
     (status = 401, body = ErrorBody),
 ))]
 pub async fn my_dividends(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Query(params): Query<MyDividendParams>,
 ) -> Result<ApiJson<MyDividendsDto>, ApiError> {

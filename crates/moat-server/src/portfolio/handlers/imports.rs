@@ -13,11 +13,11 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
+    portfolio::PortfolioState,
     portfolio::{
         dto::{ImportPreviewDto, ImportRefused, ImportResult},
         service, write,
     },
-    AppState,
 };
 
 /// The request body as a blocking reader, read as it arrives (the parser runs on a
@@ -38,7 +38,7 @@ fn reader_of(body: Body) -> impl std::io::Read + Send + 'static {
     (status = 413, description = "`payload_too_large` (over 5 MB) or `too_many_rows` (over 20,000 rows)", body = ErrorBody),
 ))]
 pub async fn import_preview(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     body: Body,
@@ -58,7 +58,7 @@ pub async fn import_preview(
     (status = 422, description = "`invalid_import` with `errors`", body = ImportRefused),
 ))]
 pub async fn import_apply(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     body: Body,
@@ -91,7 +91,7 @@ pub async fn import_apply(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn export_csv(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
 ) -> Result<Response, ApiError> {

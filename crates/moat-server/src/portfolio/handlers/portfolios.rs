@@ -11,6 +11,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
+    portfolio::PortfolioState,
     portfolio::{
         dto::{
             CurrencyParams, NewPortfolioRequest, PortfolioDto, PortfolioList, PortfolioOrder,
@@ -18,7 +19,6 @@ use crate::{
         },
         service::{self, not_found, owned, parse_mode, parse_portfolio_id},
     },
-    AppState,
 };
 
 /// The member's portfolios in their order, each with its totals, and the meta
@@ -29,7 +29,7 @@ use crate::{
     (status = 401, body = ErrorBody),
 ))]
 pub async fn list_portfolios(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Query(params): Query<CurrencyParams>,
 ) -> Result<ApiJson<PortfolioList>, ApiError> {
@@ -45,7 +45,7 @@ pub async fn list_portfolios(
     (status = 422, body = ErrorBody),
 ))]
 pub async fn create_portfolio(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     ApiJson(body): ApiJson<NewPortfolioRequest>,
 ) -> Result<(StatusCode, ApiJson<PortfolioDto>), ApiError> {
@@ -59,7 +59,7 @@ pub async fn create_portfolio(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_portfolio(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
 ) -> Result<ApiJson<PortfolioDto>, ApiError> {
@@ -74,7 +74,7 @@ pub async fn get_portfolio(
     (status = 422, body = ErrorBody),
 ))]
 pub async fn patch_portfolio(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     ApiJson(body): ApiJson<PortfolioPatch>,
@@ -90,7 +90,7 @@ pub async fn patch_portfolio(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn delete_portfolio(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
 ) -> Result<StatusCode, ApiError> {
@@ -108,7 +108,7 @@ pub async fn delete_portfolio(
     (status = 422, description = "not exactly the member's portfolios", body = ErrorBody),
 ))]
 pub async fn reorder_portfolios(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     ApiJson(body): ApiJson<PortfolioOrder>,
 ) -> Result<StatusCode, ApiError> {

@@ -9,6 +9,7 @@ use crate::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
     },
+    portfolio::PortfolioState,
     portfolio::{
         dto::{
             AllocationParams, AllocationSliceDto, CurrencyParams, PerformanceDto,
@@ -16,7 +17,6 @@ use crate::{
         },
         service::{self, parse_mode},
     },
-    AppState,
 };
 
 /// A portfolio (or `meta`: all of them) valued now: holdings, cash and totals.
@@ -26,7 +26,7 @@ use crate::{
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_valuation(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     Query(params): Query<CurrencyParams>,
@@ -46,7 +46,7 @@ pub async fn get_valuation(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_performance(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     Query(params): Query<PerformanceParams>,
@@ -71,7 +71,7 @@ pub async fn get_performance(
     (status = 404, body = ErrorBody),
 ))]
 pub async fn get_allocation(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     Query(params): Query<AllocationParams>,

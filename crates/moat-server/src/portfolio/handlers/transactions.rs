@@ -13,12 +13,12 @@ use crate::{
         idempotency::{self, Idempotency},
         json::ApiJson,
     },
+    portfolio::PortfolioState,
     portfolio::{
         dto::{TransactionDto, TransactionInput},
         service::{check_instrument, parse_portfolio_id, parse_tx_id},
         write,
     },
-    AppState,
 };
 
 /// The portfolio's transactions by trade date.
@@ -27,7 +27,7 @@ use crate::{
     (status = 404, body = ErrorBody),
 ))]
 pub async fn list_transactions(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
 ) -> Result<ApiJson<Vec<TransactionDto>>, ApiError> {
@@ -47,7 +47,7 @@ pub async fn list_transactions(
     (status = 422, description = "`invalid_input` naming each field (a sell of more than is held names `quantity`)", body = ErrorBody),
 ))]
 pub async fn add_transaction(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path(raw): Path<String>,
     headers: axum::http::HeaderMap,
@@ -82,7 +82,7 @@ pub async fn add_transaction(
     (status = 422, body = ErrorBody),
 ))]
 pub async fn update_transaction(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path((raw, raw_tx)): Path<(String, String)>,
     ApiJson(body): ApiJson<TransactionInput>,
@@ -102,7 +102,7 @@ pub async fn update_transaction(
     (status = 422, description = "a later sell would sell more than is held", body = ErrorBody),
 ))]
 pub async fn delete_transaction(
-    State(state): State<AppState>,
+    State(state): State<PortfolioState>,
     member: Member,
     Path((raw, raw_tx)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiError> {

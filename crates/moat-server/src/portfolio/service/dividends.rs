@@ -22,7 +22,7 @@ use crate::{
         CalendarDividend, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
         ProjectionMonthDto, ReceivedDividendDto,
     },
-    AppState,
+    portfolio::PortfolioState,
 };
 
 /// Longest span one calendar request covers.
@@ -62,12 +62,12 @@ fn range(
 /// The dividends of instrument `raw` with an ex-date from `from` (default a year ago)
 /// to `to` (default two years after `from`): history and those announced or expected.
 pub async fn instrument_dividends(
-    state: &AppState,
+    state: &PortfolioState,
     raw: &str,
     from: Option<&str>,
     to: Option<&str>,
 ) -> Result<Vec<DividendDto>, ApiError> {
-    let inst = find(state, raw)?;
+    let inst = find(&state.market, raw)?;
     let id = inst.id.clone();
     let today = Utc::now().date_naive();
     let (from, to) = range(from, to, today - Duration::days(365), 730)?;
@@ -82,7 +82,7 @@ pub async fn instrument_dividends(
 /// Dividends whose ex-date or pay date falls from `from` (default today) to `to`
 /// (default 31 days later, at most 366), of `country` (`KR`, `US`, `all`), by ex-date.
 pub async fn calendar(
-    state: &AppState,
+    state: &PortfolioState,
     from: Option<&str>,
     to: Option<&str>,
     country: Option<&str>,
@@ -159,7 +159,7 @@ fn calendar_entry(inst: &Instrument, d: &Dividend) -> CalendarDividend {
 /// entitled (not yet recorded), the 12-month projection by month, trailing yield and
 /// yield on cost — after withholding.
 pub async fn my_dividends(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     currency: Option<&str>,
 ) -> Result<MyDividendsDto, ApiError> {

@@ -10,7 +10,7 @@ use moat_market::InstrumentId;
 use moat_portfolio::{csv_file, Field, PortfolioSettings};
 
 use super::{before_history, latest_trade_date, owned, parse_portfolio_id, settings_of};
-use crate::{http::error::ApiError, AppState};
+use crate::{http::error::ApiError, portfolio::PortfolioState};
 
 /// Parses a file on a blocking thread as `file` yields it, never holding it whole: at
 /// most [`csv_file::MAX_IMPORT_ROWS`] rows and [`csv_file::MAX_IMPORT_BYTES`] bytes,
@@ -52,7 +52,7 @@ async fn parse_upload(
 /// future and trades before an instrument's price history. Answers the portfolio's id
 /// and the preview; nothing is stored.
 pub async fn preview_of(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
     file: impl std::io::Read + Send + 'static,
@@ -118,7 +118,7 @@ pub async fn preview_of(
 
 /// A portfolio's transactions as a CSV file (the import format) and its file name.
 pub async fn export_csv(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
 ) -> Result<(String, String), ApiError> {

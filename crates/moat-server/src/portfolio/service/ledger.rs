@@ -7,7 +7,7 @@ use moat_portfolio::{
 };
 use moat_storage::{NewTransaction, PortfolioRow, TransactionRow};
 
-use crate::{http::error::ApiError, AppState};
+use crate::{http::error::ApiError, portfolio::PortfolioState};
 
 /// The path segment that names the meta portfolio (all of a member's portfolios).
 pub const META: &str = "meta";
@@ -101,7 +101,11 @@ pub(crate) fn not_found() -> ApiError {
 
 /// The member's portfolio `id`, or 404 (another member's is a 404 exactly like a
 /// missing one).
-pub async fn owned(state: &AppState, user_id: i64, id: i64) -> Result<PortfolioRow, ApiError> {
+pub async fn owned(
+    state: &PortfolioState,
+    user_id: i64,
+    id: i64,
+) -> Result<PortfolioRow, ApiError> {
     state
         .storage
         .portfolio(user_id, id)

@@ -6,7 +6,7 @@ use chrono::{Duration, NaiveDate, Utc};
 use moat_market::{Instrument, InstrumentId};
 use moat_portfolio::{FxHistory, FxRates, MarketSnapshot, PriceHistory, Transaction};
 
-use crate::{http::error::ApiError, AppState};
+use crate::{http::error::ApiError, portfolio::PortfolioState};
 
 /// The pairs whose rates the valuation needs (Moat's currencies are KRW and USD).
 const FX_PAIR: (&str, &str) = ("USD", "KRW");
@@ -14,7 +14,10 @@ const FX_PAIR: (&str, &str) = ("USD", "KRW");
 const FX_INSTRUMENT: &str = "FX:USDKRW";
 
 /// The latest prices, previous closes and FX rate for `instruments`.
-pub async fn snapshot(state: &AppState, instruments: &HashSet<InstrumentId>) -> MarketSnapshot {
+pub async fn snapshot(
+    state: &PortfolioState,
+    instruments: &HashSet<InstrumentId>,
+) -> MarketSnapshot {
     let market = &state.market;
     let mut snap = MarketSnapshot::default();
     for id in instruments {
@@ -30,7 +33,7 @@ pub async fn snapshot(state: &AppState, instruments: &HashSet<InstrumentId>) -> 
 }
 
 /// Today's USD/KRW rate (the live quote; else the last stored daily rate).
-pub async fn latest_fx(state: &AppState) -> FxRates {
+pub async fn latest_fx(state: &PortfolioState) -> FxRates {
     let market = &state.market;
     let mut fx = FxRates::new();
     let id: InstrumentId = FX_INSTRUMENT.parse().expect("a valid id");
@@ -55,7 +58,7 @@ pub async fn latest_fx(state: &AppState) -> FxRates {
 
 /// Daily USD/KRW rates from `from` (a week earlier, so the first days carry a rate)
 /// to today, and today's live one.
-pub async fn fx_history(state: &AppState, from: NaiveDate) -> Result<FxHistory, ApiError> {
+pub async fn fx_history(state: &PortfolioState, from: NaiveDate) -> Result<FxHistory, ApiError> {
     let today = Utc::now().date_naive();
     let mut history = FxHistory::new();
     let rates = state
@@ -74,7 +77,7 @@ pub async fn fx_history(state: &AppState, from: NaiveDate) -> Result<FxHistory, 
 
 /// Daily closes of `instruments` from `from` to today.
 pub async fn price_history(
-    state: &AppState,
+    state: &PortfolioState,
     instruments: &HashSet<InstrumentId>,
     from: NaiveDate,
 ) -> Result<PriceHistory, ApiError> {
@@ -104,7 +107,7 @@ pub fn instruments_of(transactions: &[Transaction]) -> HashSet<InstrumentId> {
 
 /// The instruments named, as the catalogue knows them.
 pub fn catalogue(
-    state: &AppState,
+    state: &PortfolioState,
     ids: &HashSet<InstrumentId>,
 ) -> HashMap<InstrumentId, std::sync::Arc<Instrument>> {
     ids.iter()

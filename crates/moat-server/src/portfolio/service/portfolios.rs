@@ -18,13 +18,13 @@ use crate::{
     portfolio::dto::{
         LedgerIssueDto, NewPortfolioRequest, PortfolioList, PortfolioPatch, PortfolioWithTotals,
     },
-    AppState,
+    portfolio::PortfolioState,
 };
 
 /// The member's portfolios in their order, each with its totals in `mode`, and the
 /// meta portfolio's totals (KRW unless `mode` is USD).
 pub async fn list_with_totals(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     mode: CurrencyMode,
 ) -> Result<PortfolioList, ApiError> {
@@ -115,7 +115,7 @@ fn check_broker(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Opt
 
 /// Creates a portfolio after the member's others, or 422 naming each bad field.
 pub async fn create(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     body: &NewPortfolioRequest,
 ) -> Result<PortfolioRow, ApiError> {
@@ -148,7 +148,7 @@ pub async fn create(
 /// Changes the member's portfolio `id` as `body` asks, or 422 naming each bad field
 /// (and changes nothing).
 pub async fn patch(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     id: i64,
     body: &PortfolioPatch,
@@ -221,7 +221,7 @@ pub async fn patch(
 
 /// Puts the member's portfolios in the order `ids`, or 422 unless it names each of
 /// them exactly once.
-pub async fn reorder(state: &AppState, user_id: i64, ids: &[i64]) -> Result<(), ApiError> {
+pub async fn reorder(state: &PortfolioState, user_id: i64, ids: &[i64]) -> Result<(), ApiError> {
     match state.storage.reorder_portfolios(user_id, ids).await {
         Ok(()) => Ok(()),
         Err(moat_storage::StorageError::Invalid(_)) => Err(ApiError::invalid_field(

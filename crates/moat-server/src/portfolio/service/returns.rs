@@ -22,6 +22,7 @@ use super::{
 use crate::{
     http::error::ApiError,
     market::routes::rfc3339,
+    portfolio::PortfolioState,
     portfolio::{
         cache::LedgerState,
         dto::{
@@ -29,7 +30,6 @@ use crate::{
             LedgerIssueDto, PerformanceDto, PeriodReturnDto, ValuationDto,
         },
     },
-    AppState,
 };
 
 /// One portfolio behind a read: its id, settings and ledger.
@@ -56,7 +56,7 @@ pub(crate) fn ledger_issues(parts: &[Part]) -> Vec<LedgerIssueDto> {
 
 /// The portfolios behind `raw` (a portfolio id, or `meta`: all of the member's).
 pub(crate) async fn scope(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
 ) -> Result<Vec<Part>, ApiError> {
@@ -79,7 +79,7 @@ pub(crate) async fn scope(
 
 /// The parts valued now in `mode`; the meta portfolio combined (KRW unless USD).
 async fn valuation_of(
-    state: &AppState,
+    state: &PortfolioState,
     parts: &[Part],
     mode: CurrencyMode,
     meta: bool,
@@ -123,7 +123,7 @@ async fn valuation_of(
 /// The member's portfolio `raw` (or `meta`) valued now, rounded, each holding with its
 /// instrument's names.
 pub async fn valuation(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
     mode: CurrencyMode,
@@ -164,7 +164,7 @@ pub async fn valuation(
 /// the returns of each period. The currency is the portfolio's base one in `original`
 /// mode (KRW for the meta portfolio); the benchmark defaults to the currency's index.
 pub async fn performance(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
     mode: CurrencyMode,
@@ -328,7 +328,7 @@ fn period_of(r: &PeriodReturn, currency: &str) -> PeriodReturnDto {
 /// currency or asset class, largest first; `by` and `currency` are the query's, checked
 /// in that order.
 pub async fn allocation(
-    state: &AppState,
+    state: &PortfolioState,
     user_id: i64,
     raw: &str,
     by: Option<&str>,

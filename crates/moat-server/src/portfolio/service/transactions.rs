@@ -9,7 +9,7 @@ use moat_portfolio::TxKind;
 use moat_storage::NewTransaction;
 use rust_decimal::Decimal;
 
-use crate::{http::error::ApiError, portfolio::dto::TransactionInput, AppState};
+use crate::{http::error::ApiError, portfolio::dto::TransactionInput, portfolio::PortfolioState};
 
 /// Longest note on a transaction, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
@@ -101,7 +101,7 @@ impl TransactionInput {
 /// The instrument must be in the catalogue, and the trade no older than its price
 /// history (a trade Moat has no price for could not be valued or checked).
 pub async fn check_instrument(
-    state: &AppState,
+    state: &PortfolioState,
     id: Option<&InstrumentId>,
     trade_date: NaiveDate,
 ) -> Result<(), ApiError> {
