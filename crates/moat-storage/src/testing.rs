@@ -91,6 +91,101 @@ impl TestDatabase {
     }
 }
 
+/// Column names that name a member without a foreign key (a recorded session's
+/// `user_identifier` is the member's id as text, set once they bind it).
+pub const MEMBER_COLUMN_NAMES: &[&str] = &["user_id", "user_identifier", "member_id", "author_id"];
+
+impl TestDatabase {
+    /// Every `(table, column)` of the schema that names a member: a foreign key to
+    /// `users`, or a column called one of [`MEMBER_COLUMN_NAMES`]. Sorted.
+    pub async fn member_columns(&self) -> Vec<(String, String)> {
+        let (by_key, by_name) = match self.backend {
+            Backend::Sqlite => (
+                "SELECT m.name, p.\"from\" FROM sqlite_master m
+                 JOIN pragma_foreign_key_list(m.name) p
+                 WHERE m.type = 'table' AND p.\"table\" = 'users'",
+                "SELECT m.name, c.name FROM sqlite_master m
+                 JOIN pragma_table_info(m.name) c
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND c.name IN ({names})",
+            ),
+            Backend::Postgres => (
+                "SELECT kcu.table_name::text, kcu.column_name::text
+                 FROM information_schema.referential_constraints rc
+                 JOIN information_schema.key_column_usage kcu
+                   ON kcu.constraint_name = rc.constraint_name
+                  AND kcu.constraint_schema = rc.constraint_schema
+                 JOIN information_schema.constraint_column_usage ccu
+                   ON ccu.constraint_name = rc.unique_constraint_name
+                  AND ccu.constraint_schema = rc.unique_constraint_schema
+                 WHERE ccu.table_name = 'users' AND kcu.table_schema = current_schema()",
+                "SELECT table_name::text, column_name::text FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND column_name IN ({names})",
+            ),
+        };
+        let names = MEMBER_COLUMN_NAMES
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let by_name = by_name.replace("{names}", &names);
+        let mut found = Vec::new();
+        for sql in [by_key, by_name.as_str()] {
+            found.extend(self.rows_of_two_texts(sql).await);
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    /// How many rows of `table` have `column` (compared as text) equal to `value`.
+    pub async fn count_rows(&self, table: &str, column: &str, value: &str) -> i64 {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE CAST({column} AS TEXT) = $1");
+        match self.backend {
+            Backend::Sqlite => {
+                let mut conn = sqlx::SqliteConnection::connect(&self.url)
+                    .await
+                    .expect("connect");
+                let n: i64 = sqlx::query_scalar(&sql)
+                    .bind(value)
+                    .fetch_one(&mut conn)
+                    .await
+                    .expect(&sql);
+                conn.close().await.expect("close");
+                n
+            }
+            Backend::Postgres => {
+                let mut conn = PgConnection::connect(&self.url).await.expect("connect");
+                let n: i64 = sqlx::query_scalar(&sql)
+                    .bind(value)
+                    .fetch_one(&mut conn)
+                    .await
+                    .expect(&sql);
+                conn.close().await.expect("close");
+                n
+            }
+        }
+    }
+
+    async fn rows_of_two_texts(&self, sql: &str) -> Vec<(String, String)> {
+        match self.backend {
+            Backend::Sqlite => {
+                let mut conn = sqlx::SqliteConnection::connect(&self.url)
+                    .await
+                    .expect("connect");
+                let rows = sqlx::query_as(sql).fetch_all(&mut conn).await.expect(sql);
+                conn.close().await.expect("close");
+                rows
+            }
+            Backend::Postgres => {
+                let mut conn = PgConnection::connect(&self.url).await.expect("connect");
+                let rows = sqlx::query_as(sql).fetch_all(&mut conn).await.expect(sql);
+                conn.close().await.expect("close");
+                rows
+            }
+        }
+    }
+}
+
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         let Some((admin_url, name)) = self.pg_drop.take() else {
