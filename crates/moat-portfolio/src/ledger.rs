@@ -288,18 +288,23 @@ impl Ledger {
                     .get(tx.instrument.as_ref().expect("checked"))
                     .map_or(Decimal::ZERO, Holding::quantity);
                 if tx.quantity > held + QUANTITY_EPSILON {
+                    let instrument = tx.instrument.as_ref().expect("checked");
                     return Err(Issue::new(
                         tx,
                         Some(Field::Quantity),
-                        IssueCode::SellExceedsHolding,
+                        IssueCode::InsufficientQuantity,
                         format!(
                             "sells {} of {} but only {} is held on {}",
                             tx.quantity.normalize(),
-                            tx.instrument.as_ref().expect("checked"),
+                            instrument,
                             held.normalize(),
                             tx.trade_date
                         ),
-                    ));
+                    )
+                    .param("instrument", instrument)
+                    .param("quantity", tx.quantity.normalize())
+                    .param("held", held.normalize())
+                    .param("date", tx.trade_date));
                 }
                 let h = self.holding_mut(tx);
                 let (cost, cost_base) = take_oldest(&mut h.lots, tx.quantity);

@@ -90,7 +90,7 @@ pub enum IssueCode {
     FxRateNotPositive,
     SplitRatioInvalid,
     // Against the holdings at the date.
-    SellExceedsHolding,
+    InsufficientQuantity,
     SplitNotHeld,
     CurrencyMismatch,
     /// Warning only.
@@ -124,7 +124,7 @@ impl IssueCode {
             IssueCode::FxRateMissing => "fx_rate_missing",
             IssueCode::FxRateNotPositive => "fx_rate_not_positive",
             IssueCode::SplitRatioInvalid => "split_ratio_invalid",
-            IssueCode::SellExceedsHolding => "sell_exceeds_holding",
+            IssueCode::InsufficientQuantity => "insufficient_quantity",
             IssueCode::SplitNotHeld => "split_not_held",
             IssueCode::CurrencyMismatch => "currency_mismatch",
             IssueCode::DividendNotHeld => "dividend_not_held",
@@ -157,6 +157,10 @@ pub struct Issue {
     pub code: IssueCode,
     /// English, for logs and API clients; the UI localises by `code`.
     pub message: String,
+    /// The values the message names (`instrument`, `held`, `date` …), as text, for
+    /// clients that word the issue themselves.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub params: std::collections::BTreeMap<String, String>,
 }
 
 impl Issue {
@@ -171,7 +175,14 @@ impl Issue {
             field,
             code,
             message: message.into(),
+            params: Default::default(),
         }
+    }
+
+    /// Adds a value the message names.
+    pub fn param(mut self, name: &str, value: impl fmt::Display) -> Self {
+        self.params.insert(name.to_owned(), value.to_string());
+        self
     }
 }
 

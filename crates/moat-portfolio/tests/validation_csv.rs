@@ -104,7 +104,7 @@ fn each_bad_transaction_is_named_with_its_field_and_code() {
         (4, Some(Field::Price), IssueCode::PriceNotPositive),
         (4, Some(Field::Fee), IssueCode::FeeNegative),
         (4, Some(Field::Tax), IssueCode::TaxNegative),
-        (5, Some(Field::Quantity), IssueCode::SellExceedsHolding),
+        (5, Some(Field::Quantity), IssueCode::InsufficientQuantity),
         (6, Some(Field::Instrument), IssueCode::SplitNotHeld),
         (7, Some(Field::Instrument), IssueCode::InstrumentMissing),
         (8, Some(Field::Instrument), IssueCode::InstrumentUnexpected),
@@ -151,7 +151,7 @@ fn a_sell_of_more_than_is_held_at_its_date_names_that_sell() {
     ];
     assert_eq!(
         codes(&txs),
-        vec![(2, Some(Field::Quantity), IssueCode::SellExceedsHolding)]
+        vec![(2, Some(Field::Quantity), IssueCode::InsufficientQuantity)]
     );
 }
 
@@ -195,7 +195,7 @@ fn csv_preview_reports_every_bad_row_and_imports_nothing() {
             (5, Some(Field::Instrument), IssueCode::InvalidInstrument),
             (6, Some(Field::Quantity), IssueCode::InvalidNumber),
             (7, Some(Field::FxRate), IssueCode::FxRateMissing),
-            (8, Some(Field::Quantity), IssueCode::SellExceedsHolding),
+            (8, Some(Field::Quantity), IssueCode::InsufficientQuantity),
             (9, Some(Field::Ratio), IssueCode::SplitRatioInvalid),
         ]
     );
@@ -534,6 +534,6 @@ fn a_recheck_sees_what_changed_since_the_preview() {
     let errors = recheck(preview_rows, &s, &[buy(1), sold]).unwrap_err();
     assert_eq!(
         errors[0].code,
-        moat_portfolio::IssueCode::SellExceedsHolding
+        moat_portfolio::IssueCode::InsufficientQuantity
     );
 }

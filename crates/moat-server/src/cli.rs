@@ -245,7 +245,7 @@ pub async fn admin(config: &Config, command: &AdminCommand) -> anyhow::Result<St
                         user.email.as_deref(),
                         user.nickname.as_deref(),
                     ) {
-                        anyhow::bail!("the password is not accepted: {problem}");
+                        anyhow::bail!("the password is not accepted: {}", problem.message);
                     }
                     (p.clone(), false)
                 }

@@ -46,7 +46,10 @@ async fn every_table_that_names_a_member_belongs_to_an_area_with_hooks() {
         for ((table, column), areas) in &declared {
             // The tables an area declares exist and name a member (users.id is the member).
             let n = app.db.count_rows(table, column, "-1").await;
-            assert_eq!(n, 0, "{backend:?}: {table}.{column} ({areas:?}) can be read");
+            assert_eq!(
+                n, 0,
+                "{backend:?}: {table}.{column} ({areas:?}) can be read"
+            );
             assert!(
                 (table == "users" && column == "id")
                     || found.contains(&(table.clone(), column.clone())),
@@ -133,9 +136,20 @@ async fn the_export_carries_every_areas_part() {
         let text = r.text().await.unwrap();
         let export: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(export["account"]["nickname"], "ant", "accounts: {export}");
-        assert_eq!(export["sessions"].as_array().unwrap().len(), 1, "accounts' log-in sessions");
-        assert_eq!(export["favorites"], json!(["KRX:005930", "NASDAQ:AAPL"]), "market");
-        assert_eq!(export["portfolios"][0]["portfolio"]["name"], "ant's", "portfolio");
+        assert_eq!(
+            export["sessions"].as_array().unwrap().len(),
+            1,
+            "accounts' log-in sessions"
+        );
+        assert_eq!(
+            export["favorites"],
+            json!(["KRX:005930", "NASDAQ:AAPL"]),
+            "market"
+        );
+        assert_eq!(
+            export["portfolios"][0]["portfolio"]["name"], "ant's",
+            "portfolio"
+        );
         assert_eq!(
             export["portfolios"][0]["transactions"][0]["kind"], "deposit",
             "portfolio: {export}"

@@ -4,7 +4,7 @@
 
 mod helpers;
 
-use helpers::{assert_error, send, signup, TestApp};
+use helpers::{assert_error, has_field_error, send, signup, TestApp};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -155,8 +155,30 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
             "invalid_input",
         )
         .await;
-        assert!(body["fields"][field].is_string(), "{tx} → {body}");
+        assert!(has_field_error(&body, field), "{tx} → {body}");
     }
+    // The refusal names its reason and values, for the page to word in its language.
+    let body = assert_error(
+        add(
+            &app,
+            &token,
+            id,
+            json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
+        )
+        .await,
+        422,
+        "invalid_input",
+    )
+    .await;
+    assert_eq!(
+        body["fields"]["quantity"]["code"], "insufficient_quantity",
+        "{body}"
+    );
+    assert_eq!(
+        body["fields"]["quantity"]["params"],
+        json!({"instrument": "KRX:005930", "quantity": "16", "held": "15", "date": "2024-03-05"}),
+        "{body}"
+    );
     // Deleting the first buy would leave the sells (17 shares) with only 10 bought.
     let first_buy = before.as_array().unwrap()[1]["id"].as_i64().unwrap();
     let r = send(
@@ -168,7 +190,7 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
     )
     .await;
     let body = assert_error(r, 422, "invalid_input").await;
-    assert!(body["fields"]["quantity"].is_string(), "{body}");
+    assert!(has_field_error(&body, "quantity"), "{body}");
     assert_eq!(
         get_json(&app, &token, &path).await,
         before,

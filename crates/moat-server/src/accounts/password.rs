@@ -10,6 +10,8 @@ use argon2::{
 };
 use tokio::sync::{watch, OnceCell, OwnedSemaphorePermit, Semaphore};
 
+use crate::http::error::{ErrorCode, FieldError};
+
 /// Argon2id memory cost in KiB (19 MiB).
 pub const ARGON2_MEMORY_KIB: u32 = 19_456;
 /// Argon2id passes.
@@ -145,23 +147,47 @@ pub fn check_password(
     password: &str,
     email: Option<&str>,
     nickname: Option<&str>,
-) -> Option<String> {
+) -> Option<FieldError> {
     let chars = password.chars().count();
+    let length = |message: String| {
+        FieldError::new(ErrorCode::PasswordLength, message)
+            .param("min", PASSWORD_MIN_CHARS)
+            .param("max", PASSWORD_MAX_CHARS)
+    };
     if chars < PASSWORD_MIN_CHARS {
-        return Some(format!("Use at least {PASSWORD_MIN_CHARS} characters."));
+        return Some(length(format!(
+            "Use at least {PASSWORD_MIN_CHARS} characters."
+        )));
     }
     if chars > PASSWORD_MAX_CHARS {
-        return Some(format!("Use at most {PASSWORD_MAX_CHARS} characters."));
+        return Some(length(format!(
+            "Use at most {PASSWORD_MAX_CHARS} characters."
+        )));
     }
     let lower = password.to_lowercase();
     if COMMON_PASSWORDS.contains(lower.as_str()) {
-        return Some("This password is too common; choose another.".into());
+        return Some(FieldError::new(
+            ErrorCode::PasswordTooCommon,
+            "This password is too common; choose another.",
+        ));
     }
     if email.is_some_and(|e| !e.is_empty() && e.to_lowercase() == lower) {
-        return Some("The password must not be your email.".into());
+        return Some(
+            FieldError::new(
+                ErrorCode::PasswordPersonal,
+                "The password must not be your email.",
+            )
+            .param("part", "email"),
+        );
     }
     if nickname.is_some_and(|n| !n.is_empty() && n.to_lowercase() == lower) {
-        return Some("The password must not be your nickname.".into());
+        return Some(
+            FieldError::new(
+                ErrorCode::PasswordPersonal,
+                "The password must not be your nickname.",
+            )
+            .param("part", "nickname"),
+        );
     }
     None
 }
@@ -172,21 +198,28 @@ mod tests {
 
     #[test]
     fn password_rules_each_have_a_message() {
-        assert!(check_password("short", None, None).unwrap().contains("10"));
+        assert!(check_password("short", None, None)
+            .unwrap()
+            .message
+            .contains("10"));
         assert!(check_password(&"x".repeat(257), None, None)
             .unwrap()
+            .message
             .contains("256"));
         assert!(check_password("Password123", None, None)
             .unwrap()
+            .message
             .contains("common"));
         assert!(
             check_password("ant@moat.example", Some("ANT@moat.example"), None)
                 .unwrap()
+                .message
                 .contains("email")
         );
         assert!(
             check_password("개미개미개미개미개미", None, Some("개미개미개미개미개미"))
                 .unwrap()
+                .message
                 .contains("nickname")
         );
         assert_eq!(check_password("correct horse battery", None, None), None);

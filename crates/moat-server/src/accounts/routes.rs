@@ -23,7 +23,7 @@ use super::{
 use crate::{
     accounts::AccountsState,
     http::{
-        error::{ApiError, ErrorBody},
+        error::{ApiError, ErrorBody, ErrorCode, FieldError},
         json::ApiJson,
     },
 };
@@ -128,15 +128,51 @@ pub(super) fn rfc3339(t: DateTime<Utc>) -> String {
 fn invalid_credentials() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "invalid_credentials",
+        ErrorCode::InvalidCredentials,
         "The email or password is not right.",
     )
+}
+
+/// `409 email_taken`: an account with this email exists.
+pub(crate) fn email_taken() -> ApiError {
+    ApiError::taken(
+        "email",
+        FieldError::new(
+            ErrorCode::EmailTaken,
+            "An account with this email exists already.",
+        ),
+    )
+}
+
+/// `409 nickname_taken`.
+pub(crate) fn nickname_taken() -> ApiError {
+    ApiError::taken(
+        "nickname",
+        FieldError::new(ErrorCode::NicknameTaken, "This nickname is taken."),
+    )
+}
+
+/// Accounts' answer to a unique value storage found taken: the email, the nickname
+/// or a social identity.
+pub(crate) fn conflict(e: StorageError) -> ApiError {
+    match e {
+        StorageError::Conflict("email") => email_taken(),
+        StorageError::Conflict("nickname") => nickname_taken(),
+        StorageError::Conflict("identity") => ApiError::taken(
+            "identity",
+            FieldError::new(
+                ErrorCode::IdentityTaken,
+                "This social account is linked to another member.",
+            ),
+        ),
+        other => other.into(),
+    }
 }
 
 pub(crate) fn account_banned() -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
-        "account_banned",
+        ErrorCode::AccountBanned,
         "This account has been suspended by an operator.",
     )
 }
@@ -215,10 +251,10 @@ async fn create_password_account(
 ) -> Result<User, ApiError> {
     let folded = fold_nickname(&body.nickname);
     if state.storage.user_by_email(&email).await?.is_some() {
-        return Err(ApiError::taken("email"));
+        return Err(email_taken());
     }
     if state.storage.user_by_nickname(&folded).await?.is_some() {
-        return Err(ApiError::taken("nickname"));
+        return Err(nickname_taken());
     }
     let hash = state
         .auth
@@ -227,7 +263,7 @@ async fn create_password_account(
         .await
         .map_err(ApiError::internal)?;
     // The unique indexes decide races between parallel sign-ups.
-    Ok(state
+    state
         .storage
         .create_user(&NewUser {
             chat_user_id: Uuid::new_v4(),
@@ -238,7 +274,8 @@ async fn create_password_account(
             identity: None,
             created_at: state.auth.now_utc(),
         })
-        .await?)
+        .await
+        .map_err(conflict)
 }
 
 /// Settles a reserved sign-up; a limiter that cannot record it is logged, not fatal
@@ -302,7 +339,10 @@ pub async fn login(
         let expired = || {
             ApiError::invalid_field(
                 "link_ticket",
-                "This link request has expired. Log in with the provider again.",
+                FieldError::new(
+                    ErrorCode::TicketExpired,
+                    "This link request has expired. Log in with the provider again.",
+                ),
             )
         };
         let ticket = state
@@ -381,7 +421,8 @@ pub async fn update_me(
     state
         .storage
         .set_nickname(id, &body.nickname, &fold_nickname(&body.nickname))
-        .await?;
+        .await
+        .map_err(conflict)?;
     let user = state
         .storage
         .user_by_id(id)
@@ -412,7 +453,7 @@ pub(super) async fn confirm_password(
     let Some(given) = given.filter(|p| !p.is_empty()) else {
         return Err(ApiError::invalid_field(
             field,
-            "Enter your current password.",
+            FieldError::new(ErrorCode::Required, "Enter your current password."),
         ));
     };
     let account = user
@@ -432,7 +473,10 @@ pub(super) async fn confirm_password(
         .map_err(ApiError::internal)?;
     if !ok {
         settle_login(state, permit, Outcome::Failed).await;
-        return Err(ApiError::invalid_field(field, "The password is not right."));
+        return Err(ApiError::invalid_field(
+            field,
+            FieldError::new(ErrorCode::PasswordWrong, "The password is not right."),
+        ));
     }
     settle_login(state, permit, Outcome::Succeeded).await;
     Ok(())
@@ -561,7 +605,10 @@ pub async fn oidc_signup(
     let expired = || {
         ApiError::invalid_field(
             "ticket",
-            "This sign-up has expired. Log in with the provider again.",
+            FieldError::new(
+                ErrorCode::TicketExpired,
+                "This sign-up has expired. Log in with the provider again.",
+            ),
         )
     };
     let hash = hash_ticket(&body.ticket);
@@ -595,7 +642,7 @@ pub async fn oidc_signup(
         Ok(user) => user,
         // The identity exists: the ticket was used already.
         Err(StorageError::Conflict("identity")) => return Err(expired()),
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(conflict(e)),
     };
     state
         .storage

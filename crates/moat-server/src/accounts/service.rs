@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use axum::http::StatusCode;
 
 use super::{extract::Member, AccountsState, RECENT_LOGIN};
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 
 /// Checks that the member may delete their account now: the password when the
 /// account has one, else a log-in under [`RECENT_LOGIN`] old (`403
@@ -22,7 +22,7 @@ pub async fn confirm_deletion(
     } else if state.auth.now() - member.session.issued_at > RECENT_LOGIN.as_secs() as i64 {
         Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "reauthentication_required",
+            ErrorCode::ReauthenticationRequired,
             "Log in again, then delete the account within 10 minutes.",
         ))
     } else {

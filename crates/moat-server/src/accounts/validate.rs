@@ -1,5 +1,7 @@
 //! Email and nickname rules (docs/accounts.md, "Members").
 
+use crate::http::error::{ErrorCode, FieldError};
+
 /// Shortest nickname, in characters.
 pub const NICKNAME_MIN_CHARS: usize = 2;
 /// Longest nickname, in characters.
@@ -42,15 +44,22 @@ pub fn normalize_email(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
-/// A message when a normalised email is not acceptable.
-pub fn check_email(email: &str) -> Option<String> {
+/// What is wrong with a normalised email, if anything.
+pub fn check_email(email: &str) -> Option<FieldError> {
     if email.is_empty() {
-        return Some("Enter your email address.".into());
+        return Some(FieldError::new(
+            ErrorCode::Required,
+            "Enter your email address.",
+        ));
     }
     if email.len() > EMAIL_MAX_BYTES {
-        return Some(format!(
-            "An email address has at most {EMAIL_MAX_BYTES} characters."
-        ));
+        return Some(
+            FieldError::new(
+                ErrorCode::EmailInvalid,
+                format!("An email address has at most {EMAIL_MAX_BYTES} characters."),
+            )
+            .param("max", EMAIL_MAX_BYTES),
+        );
     }
     let valid = match email.split_once('@') {
         Some((local, domain)) => {
@@ -67,7 +76,12 @@ pub fn check_email(email: &str) -> Option<String> {
         }
         None => false,
     };
-    (!valid).then(|| "Enter a valid email address, like name@example.com.".into())
+    (!valid).then(|| {
+        FieldError::new(
+            ErrorCode::EmailInvalid,
+            "Enter a valid email address, like name@example.com.",
+        )
+    })
 }
 
 /// The case-insensitive key of a nickname (Unicode lower case).
@@ -79,20 +93,31 @@ fn allowed(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || ('\u{AC00}'..='\u{D7A3}').contains(&c)
 }
 
-/// A message when a nickname breaks a rule.
-pub fn check_nickname(nickname: &str) -> Option<String> {
+/// Which rule a nickname breaks, if any.
+pub fn check_nickname(nickname: &str) -> Option<FieldError> {
     let n = nickname.chars().count();
     if !(NICKNAME_MIN_CHARS..=NICKNAME_MAX_CHARS).contains(&n) {
-        return Some(format!(
-            "A nickname has {NICKNAME_MIN_CHARS} to {NICKNAME_MAX_CHARS} characters."
-        ));
+        return Some(
+            FieldError::new(
+                ErrorCode::NicknameLength,
+                format!("A nickname has {NICKNAME_MIN_CHARS} to {NICKNAME_MAX_CHARS} characters."),
+            )
+            .param("min", NICKNAME_MIN_CHARS)
+            .param("max", NICKNAME_MAX_CHARS),
+        );
     }
     if !nickname.chars().all(allowed) {
-        return Some("Use only Hangul, Latin letters, digits and _.".into());
+        return Some(FieldError::new(
+            ErrorCode::NicknameCharacters,
+            "Use only Hangul, Latin letters, digits and _.",
+        ));
     }
     let folded = fold_nickname(nickname);
     if RESERVED_NICKNAMES.iter().any(|r| *r == folded) {
-        return Some("This nickname is reserved; choose another.".into());
+        return Some(FieldError::new(
+            ErrorCode::NicknameReserved,
+            "This nickname is reserved; choose another.",
+        ));
     }
     None
 }

@@ -18,13 +18,199 @@ use axum::{
 };
 use serde::Serialize;
 
+/// Declares [`ErrorCode`]: one variant per stable code, with its snake_case name.
+macro_rules! error_codes {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, )*) => {
+        /// Every code an API error or a field error carries. The web app words each one
+        /// in the page's language from the code and its `params` (a test checks that
+        /// every code has a message in every locale); `message` is English for logs and
+        /// API clients.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, utoipa::ToSchema)]
+        pub enum ErrorCode {
+            $( $(#[$doc])* #[serde(rename = $name)] $variant, )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // Requests and the framework.
+    /// The request is not valid (a framework refusal without a better code).
+    BadRequest = "bad_request",
+    /// A query or path parameter is not valid (`fields` names it).
+    InvalidParameter = "invalid_parameter",
+    /// Some fields of the body are not valid (`fields` names each).
+    InvalidInput = "invalid_input",
+    /// The body is JSON of the wrong shape.
+    InvalidBody = "invalid_body",
+    /// The body is not JSON.
+    MalformedJson = "malformed_json",
+    UnsupportedMediaType = "unsupported_media_type",
+    /// `params.limit`: the largest body in bytes, when known.
+    PayloadTooLarge = "payload_too_large",
+    NotFound = "not_found",
+    MethodNotAllowed = "method_not_allowed",
+    RequestTimeout = "request_timeout",
+    /// `params.retry_after`: seconds.
+    RateLimited = "rate_limited",
+    InternalError = "internal_error",
+    /// The database is unreachable or not migrated (`/readyz`).
+    NotReady = "not_ready",
+    /// A unique value is taken.
+    Conflict = "conflict",
+    /// `params.what`: a cap Moat keeps (portfolios, transactions) is reached.
+    LimitReached = "limit_reached",
+    /// The same `Idempotency-Key` came with another request.
+    IdempotencyKeyReused = "idempotency_key_reused",
+    /// The live stream has no room for another socket.
+    TooManyConnections = "too_many_connections",
+    /// A field's value is not valid (no more precise code applies).
+    Invalid = "invalid",
+    /// A required field is missing or empty.
+    Required = "required",
+    /// `params.max`: the most characters (or items) allowed.
+    TooLong = "too_long",
+    /// `params.min`, `params.max`: the accepted range of a number.
+    OutOfRange = "out_of_range",
+    /// Not an id of the expected form (`params.value`).
+    InvalidId = "invalid_id",
+    /// `params.value` is given twice.
+    Duplicate = "duplicate",
+    /// `from` is after `to`.
+    DatesReversed = "dates_reversed",
+    /// `params.max_days`: the longest span one request may ask for.
+    SpanTooLong = "span_too_long",
+
+    // Accounts.
+    Unauthenticated = "unauthenticated",
+    TokenInvalid = "token_invalid",
+    Forbidden = "forbidden",
+    InvalidCredentials = "invalid_credentials",
+    AccountBanned = "account_banned",
+    ReauthenticationRequired = "reauthentication_required",
+    EmailTaken = "email_taken",
+    NicknameTaken = "nickname_taken",
+    /// The social identity is linked to another account already.
+    IdentityTaken = "identity_taken",
+    EmailInvalid = "email_invalid",
+    /// `params.min`, `params.max`: characters.
+    NicknameLength = "nickname_length",
+    /// Letters, digits, `_` and `.` only.
+    NicknameCharacters = "nickname_characters",
+    /// The nickname is reserved (admin, moat …).
+    NicknameReserved = "nickname_reserved",
+    /// `params.min`, `params.max`: characters.
+    PasswordLength = "password_length",
+    PasswordTooCommon = "password_too_common",
+    /// The password contains the email or nickname.
+    PasswordPersonal = "password_personal",
+    /// The current password given is not right.
+    PasswordWrong = "password_wrong",
+    /// A social log-in ticket expired or was used.
+    TicketExpired = "ticket_expired",
+
+    // Market data.
+    QuoteUnavailable = "quote_unavailable",
+    /// `params.range`: the accepted ranges.
+    InvalidRange = "invalid_range",
+    /// `params.max`: more favourites than Moat keeps.
+    TooManyFavorites = "too_many_favorites",
+
+    // Portfolios (the domain's validation codes, moat_portfolio::IssueCode, are here too).
+    FxUnavailable = "fx_unavailable",
+    InvalidCurrencyMode = "invalid_currency_mode",
+    /// `params.max`: the largest number of rows in a CSV file.
+    TooManyRows = "too_many_rows",
+    /// Some rows of an imported file are not valid (`errors` lists each).
+    InvalidImport = "invalid_import",
+    CurrencyUnsupported = "currency_unsupported",
+    InstrumentMissing = "instrument_missing",
+    InstrumentUnexpected = "instrument_unexpected",
+    QuantityNotPositive = "quantity_not_positive",
+    PriceNotPositive = "price_not_positive",
+    FractionalShares = "fractional_shares",
+    FeeNegative = "fee_negative",
+    TaxNegative = "tax_negative",
+    FxRateMissing = "fx_rate_missing",
+    FxRateNotPositive = "fx_rate_not_positive",
+    SplitRatioInvalid = "split_ratio_invalid",
+    /// `params.instrument`, `params.held`, `params.date`, `params.quantity`: a sell of more
+    /// than is held on its date.
+    InsufficientQuantity = "insufficient_quantity",
+    SplitNotHeld = "split_not_held",
+    CurrencyMismatch = "currency_mismatch",
+    DividendNotHeld = "dividend_not_held",
+    FxRateUnavailable = "fx_rate_unavailable",
+    EmptyFile = "empty_file",
+    MissingColumn = "missing_column",
+    MalformedRow = "malformed_row",
+    InvalidDate = "invalid_date",
+    InvalidType = "invalid_type",
+    InvalidNumber = "invalid_number",
+    InvalidInstrument = "invalid_instrument",
+    UnknownInstrument = "unknown_instrument",
+    InvalidRatio = "invalid_ratio",
+    /// The trade date is before the instrument's price history (`params.start`).
+    BeforeHistory = "before_history",
+    /// The trade date is in the future.
+    DateInFuture = "date_in_future",
+
+    // Observability.
+    /// The recorded session belongs to another member.
+    SessionBound = "session_bound",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What is wrong with one field: `{code, params, message}`.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct FieldError {
+    pub code: ErrorCode,
+    /// The values the message names (`{instrument, held, date}`), as text.
+    pub params: BTreeMap<String, String>,
+    /// English, for logs and API clients; the web app words the code itself.
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            params: BTreeMap::new(),
+            message: message.into(),
+        }
+    }
+
+    /// Adds a parameter the message refers to.
+    pub fn param(mut self, name: &str, value: impl ToString) -> Self {
+        self.params.insert(name.to_owned(), value.to_string());
+        self
+    }
+}
+
 /// An API failure. 5xx causes are logged with their chain and never sent to clients.
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
-    pub fields: Option<BTreeMap<String, String>>,
+    /// Values the message names (`{limit}`, `{retry_after}`), as text.
+    pub params: BTreeMap<String, String>,
+    pub fields: Option<BTreeMap<String, FieldError>>,
     /// Seconds for a `Retry-After` header (429).
     pub retry_after: Option<u64>,
     source: Option<anyhow::Error>,
@@ -33,34 +219,44 @@ pub struct ApiError {
 /// The JSON body, as documented in the OpenAPI document.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct ErrorBody {
-    /// Stable, machine-readable code in snake_case.
-    pub code: String,
-    /// A human-readable explanation.
+    /// Stable, machine-readable code.
+    pub code: ErrorCode,
+    /// English, for logs and API clients; the web app words the code itself.
     pub message: String,
+    /// Values the message names, as text.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
     /// Per-field problems, for form errors.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fields: Option<BTreeMap<String, String>>,
+    pub fields: Option<BTreeMap<String, FieldError>>,
     /// The request id, also sent as the `x-request-id` header.
     pub request_id: String,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             status,
             code,
             message: message.into(),
+            params: BTreeMap::new(),
             fields: None,
             retry_after: None,
             source: None,
         }
     }
 
+    /// Adds a parameter the message refers to.
+    pub fn param(mut self, name: &str, value: impl ToString) -> Self {
+        self.params.insert(name.to_owned(), value.to_string());
+        self
+    }
+
     /// `401 unauthenticated`: the request carries no token.
     pub fn unauthenticated() -> Self {
         Self::new(
             StatusCode::UNAUTHORIZED,
-            "unauthenticated",
+            ErrorCode::Unauthenticated,
             "Log in to continue.",
         )
     }
@@ -69,7 +265,7 @@ impl ApiError {
     pub fn token_invalid() -> Self {
         Self::new(
             StatusCode::UNAUTHORIZED,
-            "token_invalid",
+            ErrorCode::TokenInvalid,
             "Your session has ended. Log in again.",
         )
     }
@@ -78,67 +274,71 @@ impl ApiError {
     pub fn forbidden() -> Self {
         Self::new(
             StatusCode::FORBIDDEN,
-            "forbidden",
+            ErrorCode::Forbidden,
             "You do not have permission to do this.",
         )
     }
 
     /// `429 rate_limited` with `Retry-After` (whole seconds, at least 1).
     pub fn rate_limited(wait: std::time::Duration) -> Self {
-        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
         Self {
-            retry_after: Some(secs.max(1)),
+            retry_after: Some(secs),
             ..Self::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                format!("Too many attempts. Try again in {} seconds.", secs.max(1)),
+                ErrorCode::RateLimited,
+                format!("Too many attempts. Try again in {secs} seconds."),
             )
+            .param("retry_after", secs)
         }
     }
 
-    /// A 422 naming one field.
-    pub fn invalid_field(field: &str, message: impl Into<String>) -> Self {
-        Self::invalid_fields(BTreeMap::from([(field.to_owned(), message.into())]))
+    /// A 422 `invalid_input` naming one field.
+    pub fn invalid_field(field: &str, error: FieldError) -> Self {
+        Self::invalid_fields(BTreeMap::from([(field.to_owned(), error)]))
     }
 
     /// A 400 `invalid_parameter` naming one query or path parameter (bad bodies are
     /// 422 `invalid_input`).
-    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> Self {
-        let message = message.into();
+    pub fn invalid_parameter(name: &str, error: FieldError) -> Self {
+        let message = error.message.clone();
         Self {
-            fields: Some(BTreeMap::from([(name.to_owned(), message.clone())])),
-            ..Self::new(StatusCode::BAD_REQUEST, "invalid_parameter", message)
+            fields: Some(BTreeMap::from([(name.to_owned(), error)])),
+            ..Self::new(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::InvalidParameter,
+                message,
+            )
+            .param("name", name)
         }
     }
 
-    /// A 409 for a taken unique value, naming the field.
-    pub fn taken(field: &str) -> Self {
-        let (code, message) = match field {
-            "email" => ("email_taken", "An account with this email exists already."),
-            "nickname" => ("nickname_taken", "This nickname is taken."),
-            _ => ("conflict", "This is taken already."),
-        };
+    /// A 409 for a taken unique value, naming the field; `field_error` says which
+    /// (accounts: email, nickname).
+    pub fn taken(field: &str, field_error: FieldError) -> Self {
+        let code = field_error.code;
+        let message = field_error.message.clone();
         Self {
-            fields: Some(BTreeMap::from([(field.to_owned(), message.to_owned())])),
+            fields: Some(BTreeMap::from([(field.to_owned(), field_error)])),
             ..Self::new(StatusCode::CONFLICT, code, message)
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
     }
 
-    /// A 422 with per-field messages.
-    pub fn invalid_fields(fields: BTreeMap<String, String>) -> Self {
+    /// A 422 `invalid_input` with per-field errors.
+    pub fn invalid_fields(fields: BTreeMap<String, FieldError>) -> Self {
         Self {
             fields: Some(fields),
             ..Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid_input",
+                ErrorCode::InvalidInput,
                 "Some fields are not valid.",
             )
         }
@@ -147,9 +347,10 @@ impl ApiError {
     pub fn payload_too_large(limit: usize) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
+            ErrorCode::PayloadTooLarge,
             format!("The request body is larger than the limit of {limit} bytes."),
         )
+        .param("limit", limit)
     }
 
     /// A 500 whose cause is logged, not shown.
@@ -158,7 +359,7 @@ impl ApiError {
             source: Some(source.into()),
             ..Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal_error",
+                ErrorCode::InternalError,
                 "Something went wrong on our side. Please try again.",
             )
         }
@@ -167,22 +368,24 @@ impl ApiError {
     /// The stock error for a status the framework produced by itself.
     fn for_status(status: StatusCode) -> Self {
         let (code, message) = match status {
-            StatusCode::NOT_FOUND => ("not_found", "There is no such API endpoint."),
+            StatusCode::NOT_FOUND => (ErrorCode::NotFound, "There is no such API endpoint."),
             StatusCode::METHOD_NOT_ALLOWED => (
-                "method_not_allowed",
+                ErrorCode::MethodNotAllowed,
                 "This endpoint does not accept that HTTP method.",
             ),
             StatusCode::PAYLOAD_TOO_LARGE => {
-                ("payload_too_large", "The request body is too large.")
+                (ErrorCode::PayloadTooLarge, "The request body is too large.")
             }
             StatusCode::UNSUPPORTED_MEDIA_TYPE => (
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Send the body as application/json.",
             ),
-            StatusCode::REQUEST_TIMEOUT => ("request_timeout", "The request took too long."),
-            s if s.is_client_error() => ("bad_request", "The request is not valid."),
+            StatusCode::REQUEST_TIMEOUT => {
+                (ErrorCode::RequestTimeout, "The request took too long.")
+            }
+            s if s.is_client_error() => (ErrorCode::BadRequest, "The request is not valid."),
             _ => (
-                "internal_error",
+                ErrorCode::InternalError,
                 "Something went wrong on our side. Please try again.",
             ),
         };
@@ -194,17 +397,21 @@ impl From<moat_storage::StorageError> for ApiError {
     fn from(e: moat_storage::StorageError) -> Self {
         match e {
             moat_storage::StorageError::NotFound => Self::not_found("Not found."),
-            moat_storage::StorageError::Conflict(field) => Self::taken(field),
+            moat_storage::StorageError::Conflict(field) => Self::taken(
+                field,
+                FieldError::new(ErrorCode::Conflict, "This is taken already."),
+            ),
             moat_storage::StorageError::Invalid(what) => Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid_input",
+                ErrorCode::InvalidInput,
                 format!("Not valid: {what}."),
             ),
             moat_storage::StorageError::LimitReached(what) => Self::new(
                 StatusCode::CONFLICT,
-                "limit_reached",
+                ErrorCode::LimitReached,
                 format!("You have as many {what} as Moat keeps; delete some first."),
-            ),
+            )
+            .param("what", what),
             other => Self::internal(other),
         }
     }
@@ -213,9 +420,10 @@ impl From<moat_storage::StorageError> for ApiError {
 /// Marker carried on error responses until [`render_errors`] writes the body.
 #[derive(Clone)]
 struct PendingError {
-    code: &'static str,
+    code: ErrorCode,
     message: String,
-    fields: Option<BTreeMap<String, String>>,
+    params: BTreeMap<String, String>,
+    fields: Option<BTreeMap<String, FieldError>>,
 }
 
 impl IntoResponse for ApiError {
@@ -224,11 +432,11 @@ impl IntoResponse for ApiError {
             match &self.source {
                 Some(source) => tracing::error!(
                     error = format!("{source:#}"),
-                    code = self.code,
+                    code = self.code.as_str(),
                     "request failed"
                 ),
                 None => {
-                    tracing::error!(code = self.code, message = ?self.message, "request failed")
+                    tracing::error!(code = self.code.as_str(), message = ?self.message, "request failed")
                 }
             }
         }
@@ -241,6 +449,7 @@ impl IntoResponse for ApiError {
         response.extensions_mut().insert(PendingError {
             code: self.code,
             message: self.message,
+            params: self.params,
             fields: self.fields,
         });
         response
@@ -272,14 +481,16 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
             PendingError {
                 code: e.code,
                 message: e.message,
+                params: e.params,
                 fields: None,
             }
         }
         None => return response,
     };
     let body = ErrorBody {
-        code: pending.code.to_owned(),
+        code: pending.code,
         message: pending.message,
+        params: pending.params,
         fields: pending.fields,
         request_id,
     };

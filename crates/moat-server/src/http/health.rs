@@ -3,7 +3,10 @@
 use axum::{extract::State, http::StatusCode};
 use serde::Serialize;
 
-use super::{error::ApiError, json::ApiJson};
+use super::{
+    error::{ApiError, ErrorCode},
+    json::ApiJson,
+};
 use crate::AppState;
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -34,8 +37,13 @@ pub async fn healthz() -> ApiJson<Health> {
     (status = 503, body = super::error::ErrorBody),
 ))]
 pub async fn readyz(State(state): State<AppState>) -> Result<ApiJson<Readiness>, ApiError> {
-    let not_ready =
-        |message: &str| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not_ready", message);
+    let not_ready = |message: &str| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::NotReady,
+            message,
+        )
+    };
     if let Err(e) = state.storage.ping().await {
         tracing::warn!(error = %e, "readiness: database unreachable");
         return Err(not_ready("The database is not reachable."));

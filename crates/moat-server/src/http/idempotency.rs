@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, StatusCode};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorCode, FieldError};
 
 /// The request header naming a request.
 pub const HEADER: &str = "idempotency-key";
@@ -55,7 +55,11 @@ impl Idempotency {
             .ok_or_else(|| {
                 ApiError::invalid_parameter(
                     "Idempotency-Key",
-                    format!("1 to {MAX_KEY_CHARS} visible ASCII characters, such as a UUID."),
+                    FieldError::new(
+                        ErrorCode::Invalid,
+                        format!("1 to {MAX_KEY_CHARS} visible ASCII characters, such as a UUID."),
+                    )
+                    .param("max", MAX_KEY_CHARS),
                 )
             })?;
         let mut hash = Sha256::new();
@@ -110,7 +114,7 @@ impl Idempotency {
 pub fn reused() -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
-        "idempotency_key_reused",
+        ErrorCode::IdempotencyKeyReused,
         "This Idempotency-Key was used for another request; send a new key.",
     )
 }

@@ -21,7 +21,7 @@ use serde::{
     Serialize,
 };
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorCode};
 
 /// A JSON request or response body.
 pub struct ApiJson<T>(pub T);
@@ -37,7 +37,7 @@ where
         if !is_json(req.headers()) {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Send the body as JSON with Content-Type: application/json.",
             ));
         }
@@ -45,11 +45,11 @@ where
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
+                    ErrorCode::PayloadTooLarge,
                     "The request body is too large.",
                 )
             } else {
-                ApiError::bad_request("bad_request", e.body_text())
+                ApiError::bad_request(ErrorCode::BadRequest, e.body_text())
             }
         })?;
         parse(&bytes).map(Self)
@@ -105,11 +105,14 @@ fn refusal(path: &str, e: serde_json::Error) -> ApiError {
             };
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid_body",
+                ErrorCode::InvalidBody,
                 format!("The body does not have the expected shape: {at}"),
             )
         }
-        _ => ApiError::bad_request("malformed_json", format!("The body is not valid JSON: {e}")),
+        _ => ApiError::bad_request(
+            ErrorCode::MalformedJson,
+            format!("The body is not valid JSON: {e}"),
+        ),
     }
 }
 
@@ -437,7 +440,7 @@ mod tests {
     }
 
     fn code_of<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> Result<T, (u16, String)> {
-        parse::<T>(json.as_bytes()).map_err(|e| (e.status.as_u16(), e.code.to_owned()))
+        parse::<T>(json.as_bytes()).map_err(|e| (e.status.as_u16(), e.code.as_str().to_owned()))
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub async fn upgrade(
     let Ok(permit) = state.hub.connections.clone().try_acquire_owned() else {
         return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "too_many_connections",
+            crate::http::error::ErrorCode::TooManyConnections,
             "The live stream is full; try again shortly.",
         )
         .into_response();

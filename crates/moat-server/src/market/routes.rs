@@ -16,7 +16,7 @@ use super::{MarketService, MOVERS, OVERVIEW_FX, OVERVIEW_INDICES};
 use crate::{
     accounts::extract::{Member, Operator},
     http::{
-        error::{ApiError, ErrorBody},
+        error::{ApiError, ErrorBody, ErrorCode, FieldError},
         json::ApiJson,
     },
     market::MarketState,
@@ -158,8 +158,9 @@ pub struct InstrumentDetail {
 }
 
 fn parse_id(raw: &str) -> Result<InstrumentId, ApiError> {
-    raw.parse()
-        .map_err(|e: moat_market::ParseIdError| ApiError::invalid_parameter("id", e.to_string()))
+    raw.parse().map_err(|e: moat_market::ParseIdError| {
+        ApiError::invalid_parameter("id", FieldError::new(ErrorCode::InvalidId, e.to_string()))
+    })
 }
 
 pub(crate) fn find(service: &MarketService, raw: &str) -> Result<Arc<Instrument>, ApiError> {
@@ -192,7 +193,11 @@ pub async fn search(
     if params.q.chars().count() > MAX_QUERY_CHARS {
         return Err(ApiError::invalid_parameter(
             "q",
-            format!("At most {MAX_QUERY_CHARS} characters."),
+            FieldError::new(
+                ErrorCode::TooLong,
+                format!("At most {MAX_QUERY_CHARS} characters."),
+            )
+            .param("max", MAX_QUERY_CHARS),
         ));
     }
     let limit = match params.limit.as_deref() {
@@ -202,7 +207,9 @@ pub async fn search(
     if limit == 0 || limit > MAX_LIMIT {
         return Err(ApiError::invalid_parameter(
             "limit",
-            format!("From 1 to {MAX_LIMIT}."),
+            FieldError::new(ErrorCode::OutOfRange, format!("From 1 to {MAX_LIMIT}."))
+                .param("min", 1)
+                .param("max", MAX_LIMIT),
         ));
     }
     let service = market(&state);
@@ -284,7 +291,7 @@ pub async fn get_quote(
     let quote = market(&state).quote(&inst).await.ok_or_else(|| {
         ApiError::new(
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            "quote_unavailable",
+            ErrorCode::QuoteUnavailable,
             "No price is available for this instrument yet.",
         )
     })?;
@@ -404,8 +411,15 @@ pub async fn get_candles(
     let inst = find(&state.service, &raw)?;
     let range: Range = match params.range.as_deref() {
         None => Range::OneMonth,
-        Some(r) => serde_json::from_value(serde_json::Value::String(r.to_owned()))
-            .map_err(|_| ApiError::invalid_parameter("range", "One of 1D, 1W, 1M, 3M, 1Y, 5Y."))?,
+        Some(r) => {
+            serde_json::from_value(serde_json::Value::String(r.to_owned())).map_err(|_| {
+                ApiError::invalid_parameter(
+                    "range",
+                    FieldError::new(ErrorCode::InvalidRange, "One of 1D, 1W, 1M, 3M, 1Y, 5Y.")
+                        .param("range", "1D, 1W, 1M, 3M, 1Y, 5Y"),
+                )
+            })?
+        }
     };
     let service = market(&state);
     let m = inst.market();
@@ -496,8 +510,12 @@ pub(crate) fn parse_date(
 ) -> Result<NaiveDate, ApiError> {
     match raw {
         None | Some("") => Ok(default),
-        Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d")
-            .map_err(|_| ApiError::invalid_parameter(field, "A date as YYYY-MM-DD.")),
+        Some(s) => NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
+            ApiError::invalid_parameter(
+                field,
+                FieldError::new(ErrorCode::InvalidDate, "A date as YYYY-MM-DD."),
+            )
+        }),
     }
 }
 
@@ -531,13 +549,14 @@ pub async fn get_fx(
     if from > to {
         return Err(ApiError::invalid_parameter(
             "from",
-            "Must not be after `to`.",
+            FieldError::new(ErrorCode::DatesReversed, "Must not be after `to`."),
         ));
     }
     if (to - from).num_days() > FX_MAX_DAYS {
         return Err(ApiError::invalid_parameter(
             "from",
-            "At most 5 years per request.",
+            FieldError::new(ErrorCode::SpanTooLong, "At most 5 years per request.")
+                .param("max_days", FX_MAX_DAYS),
         ));
     }
     let (base, quote) = pair.split_at(3);
@@ -673,7 +692,11 @@ pub async fn put_favorites(
     if body.ids.len() > MAX_FAVORITES {
         return Err(ApiError::invalid_field(
             "ids",
-            format!("At most {MAX_FAVORITES} favourites."),
+            FieldError::new(
+                ErrorCode::TooManyFavorites,
+                format!("At most {MAX_FAVORITES} favourites."),
+            )
+            .param("max", MAX_FAVORITES),
         ));
     }
     let service = market(&state);
@@ -681,18 +704,29 @@ pub async fn put_favorites(
     let mut ids = Vec::with_capacity(body.ids.len());
     for raw in &body.ids {
         let id: InstrumentId = raw.parse().map_err(|_| {
-            ApiError::invalid_field("ids", format!("{raw:?} is not an instrument id."))
+            ApiError::invalid_field(
+                "ids",
+                FieldError::new(
+                    ErrorCode::InvalidId,
+                    format!("{raw:?} is not an instrument id."),
+                ),
+            )
         })?;
         if service.instrument(&id).is_none() {
             return Err(ApiError::invalid_field(
                 "ids",
-                format!("There is no instrument {id}."),
+                FieldError::new(
+                    ErrorCode::UnknownInstrument,
+                    format!("There is no instrument {id}."),
+                )
+                .param("value", &id),
             ));
         }
         if !seen.insert(id.clone()) {
             return Err(ApiError::invalid_field(
                 "ids",
-                format!("{id} is listed twice."),
+                FieldError::new(ErrorCode::Duplicate, format!("{id} is listed twice."))
+                    .param("value", &id),
             ));
         }
         ids.push(id);

@@ -23,7 +23,7 @@ use super::{ingest, limits, vitals};
 use crate::{
     accounts::extract::Operator,
     http::{
-        error::{ApiError, ErrorBody},
+        error::{ApiError, ErrorBody, ErrorCode, FieldError},
         json::ApiJson,
     },
     observability::ObservabilityState,
@@ -63,7 +63,14 @@ fn bounded_limit(raw: Option<&str>, default: i64, max: i64) -> Result<i64, ApiEr
             .parse::<i64>()
             .ok()
             .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| ApiError::invalid_parameter("limit", format!("1 to {max}."))),
+            .ok_or_else(|| {
+                ApiError::invalid_parameter(
+                    "limit",
+                    FieldError::new(ErrorCode::OutOfRange, format!("1 to {max}."))
+                        .param("min", 1)
+                        .param("max", max),
+                )
+            }),
     }
 }
 
@@ -75,7 +82,12 @@ fn id_param(name: &str, raw: Option<&str>) -> Result<Option<i64>, ApiError> {
             .ok()
             .filter(|n| *n > 0)
             .map(Some)
-            .ok_or_else(|| ApiError::invalid_parameter(name, "A positive number.")),
+            .ok_or_else(|| {
+                ApiError::invalid_parameter(
+                    name,
+                    FieldError::new(ErrorCode::OutOfRange, "A positive number.").param("min", 1),
+                )
+            }),
     }
 }
 
@@ -84,7 +96,10 @@ fn bool_param(name: &str, raw: Option<&str>) -> Result<Option<bool>, ApiError> {
         None | Some("") => Ok(None),
         Some("true") => Ok(Some(true)),
         Some("false") => Ok(Some(false)),
-        Some(_) => Err(ApiError::invalid_parameter(name, "true or false.")),
+        Some(_) => Err(ApiError::invalid_parameter(
+            name,
+            FieldError::new(ErrorCode::Invalid, "true or false."),
+        )),
     }
 }
 
@@ -103,7 +118,12 @@ fn time_param(name: &str, raw: Option<&str>) -> Result<Option<i64>, ApiError> {
                 })
             })
             .map(Some)
-            .map_err(|_| ApiError::invalid_parameter(name, "An RFC 3339 time or YYYY-MM-DD.")),
+            .map_err(|_| {
+                ApiError::invalid_parameter(
+                    name,
+                    FieldError::new(ErrorCode::InvalidDate, "An RFC 3339 time or YYYY-MM-DD."),
+                )
+            }),
     }
 }
 
@@ -384,7 +404,10 @@ pub async fn get_replay(
     let after = match p.after.as_deref() {
         None | Some("") => None,
         Some(raw) => Some(raw.parse::<i64>().map_err(|_| {
-            ApiError::invalid_parameter("after", "The next_after of the previous page.")
+            ApiError::invalid_parameter(
+                "after",
+                FieldError::new(ErrorCode::Invalid, "The next_after of the previous page."),
+            )
         })?),
     };
     let s = session_by_id(&state, &secure_id).await?;
@@ -522,11 +545,12 @@ pub async fn list_error_groups(
     let limit = limit_param(p.limit.as_deref())?;
     let offset = match p.offset.as_deref() {
         None | Some("") => 0,
-        Some(s) => s
-            .parse::<i64>()
-            .ok()
-            .filter(|n| *n >= 0)
-            .ok_or_else(|| ApiError::invalid_parameter("offset", "Zero or more."))?,
+        Some(s) => s.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+            ApiError::invalid_parameter(
+                "offset",
+                FieldError::new(ErrorCode::OutOfRange, "Zero or more.").param("min", 0),
+            )
+        })?,
     };
     let rows = state.storage.obs_error_groups(limit, offset).await?;
     Ok(ApiJson(ErrorGroupList {
@@ -586,8 +610,12 @@ pub async fn get_error_group(
     _operator: Operator,
     Path(id): Path<String>,
 ) -> Result<ApiJson<ErrorGroupDetail>, ApiError> {
-    let id = id_param("id", Some(&id))?
-        .ok_or_else(|| ApiError::invalid_parameter("id", "A positive number."))?;
+    let id = id_param("id", Some(&id))?.ok_or_else(|| {
+        ApiError::invalid_parameter(
+            "id",
+            FieldError::new(ErrorCode::Required, "A positive number."),
+        )
+    })?;
     let group = state
         .storage
         .obs_error_group(id)
@@ -752,7 +780,10 @@ pub async fn vitals_report(
     let from = time_param("from", p.from.as_deref())?
         .unwrap_or(to - DEFAULT_VITALS_DAYS * 24 * 3600 * 1000);
     if from >= to {
-        return Err(ApiError::invalid_parameter("from", "Must be before `to`."));
+        return Err(ApiError::invalid_parameter(
+            "from",
+            FieldError::new(ErrorCode::DatesReversed, "Must be before `to`."),
+        ));
     }
     let points = state
         .storage
@@ -873,7 +904,7 @@ pub async fn get_trace(
     if !valid {
         return Err(ApiError::invalid_parameter(
             "trace_id",
-            "32 hexadecimal digits.",
+            FieldError::new(ErrorCode::InvalidId, "32 hexadecimal digits."),
         ));
     }
     let trace_id = trace_id.to_ascii_lowercase();

@@ -17,7 +17,7 @@ use serde_json::json;
 use super::limits;
 use crate::{
     accounts::extract::Member,
-    http::error::{ApiError, ErrorBody},
+    http::error::{ApiError, ErrorBody, ErrorCode, FieldError},
     observability::ObservabilityState,
 };
 
@@ -39,9 +39,12 @@ pub async fn bind_session(
     if !limits::is_secure_id(&secure_id) {
         return Err(ApiError::invalid_parameter(
             "secure_id",
-            format!(
-                "A session secure id is 1 to {} of A-Z, a-z, 0-9, - and _.",
-                limits::MAX_SECURE_ID_CHARS
+            FieldError::new(
+                ErrorCode::InvalidId,
+                format!(
+                    "A session secure id is 1 to {} of A-Z, a-z, 0-9, - and _.",
+                    limits::MAX_SECURE_ID_CHARS
+                ),
             ),
         ));
     }
@@ -59,7 +62,7 @@ pub async fn bind_session(
     if !bound {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "session_bound",
+            ErrorCode::SessionBound,
             "This recorded session belongs to another member.",
         ));
     }

@@ -249,3 +249,17 @@ pub async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
         .unwrap()
         .to_owned()
 }
+
+/// Whether the error body `e` names `field` as `{code, params, message}`: a stable
+/// code, its parameters and an English message.
+pub fn has_field_error(e: &serde_json::Value, field: &str) -> bool {
+    let f = &e["fields"][field];
+    f["code"].as_str().is_some_and(|c| !c.is_empty())
+        && f["params"].is_object()
+        && f["message"].as_str().is_some_and(|m| !m.is_empty())
+}
+
+/// The code of the error `e` gives for `field`.
+pub fn field_code<'a>(e: &'a serde_json::Value, field: &str) -> &'a str {
+    e["fields"][field]["code"].as_str().unwrap_or_default()
+}

@@ -969,17 +969,29 @@ export interface components {
         };
         /** @description The JSON body, as documented in the OpenAPI document. */
         ErrorBody: {
-            /** @description Stable, machine-readable code in snake_case. */
-            code: string;
+            /** @description Stable, machine-readable code. */
+            code: components["schemas"]["ErrorCode"];
             /** @description Per-field problems, for form errors. */
             fields?: {
-                [key: string]: string;
+                [key: string]: components["schemas"]["FieldError"];
             } | null;
-            /** @description A human-readable explanation. */
+            /** @description English, for logs and API clients; the web app words the code itself. */
             message: string;
+            /** @description Values the message names, as text. */
+            params?: {
+                [key: string]: string;
+            };
             /** @description The request id, also sent as the `x-request-id` header. */
             request_id: string;
         };
+        /**
+         * @description Every code an API error or a field error carries. The web app words each one
+         *     in the page's language from the code and its `params` (a test checks that
+         *     every code has a message in every locale); `message` is English for logs and
+         *     API clients.
+         * @enum {string}
+         */
+        ErrorCode: "BadRequest" | "InvalidParameter" | "InvalidInput" | "InvalidBody" | "MalformedJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "NotFound" | "MethodNotAllowed" | "RequestTimeout" | "RateLimited" | "InternalError" | "NotReady" | "Conflict" | "LimitReached" | "IdempotencyKeyReused" | "TooManyConnections" | "Invalid" | "Required" | "TooLong" | "OutOfRange" | "InvalidId" | "Duplicate" | "DatesReversed" | "SpanTooLong" | "Unauthenticated" | "TokenInvalid" | "Forbidden" | "InvalidCredentials" | "AccountBanned" | "ReauthenticationRequired" | "EmailTaken" | "NicknameTaken" | "IdentityTaken" | "EmailInvalid" | "NicknameLength" | "NicknameCharacters" | "NicknameReserved" | "PasswordLength" | "PasswordTooCommon" | "PasswordPersonal" | "PasswordWrong" | "TicketExpired" | "QuoteUnavailable" | "InvalidRange" | "TooManyFavorites" | "FxUnavailable" | "InvalidCurrencyMode" | "TooManyRows" | "InvalidImport" | "CurrencyUnsupported" | "InstrumentMissing" | "InstrumentUnexpected" | "QuantityNotPositive" | "PriceNotPositive" | "FractionalShares" | "FeeNegative" | "TaxNegative" | "FxRateMissing" | "FxRateNotPositive" | "SplitRatioInvalid" | "InsufficientQuantity" | "SplitNotHeld" | "CurrencyMismatch" | "DividendNotHeld" | "FxRateUnavailable" | "EmptyFile" | "MissingColumn" | "MalformedRow" | "InvalidDate" | "InvalidType" | "InvalidNumber" | "InvalidInstrument" | "UnknownInstrument" | "InvalidRatio" | "BeforeHistory" | "DateInFuture" | "SessionBound";
         ErrorGroupDetail: {
             group: components["schemas"]["ErrorGroupDto"];
             /** @description Distinct members among those occurrences. */
@@ -1106,6 +1118,16 @@ export interface components {
              */
             next_before?: number | null;
         };
+        /** @description What is wrong with one field: `{code, params, message}`. */
+        FieldError: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description English, for logs and API clients; the web app words the code itself. */
+            message: string;
+            /** @description The values the message names (`{instrument, held, date}`), as text. */
+            params: {
+                [key: string]: string;
+            };
+        };
         FxDto: {
             pair: string;
             rates: components["schemas"]["FxRateDto"][];
@@ -1180,7 +1202,7 @@ export interface components {
         /** @description The 422 of an import with bad rows. */
         ImportRefused: {
             /** @description `invalid_import`. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             errors: components["schemas"]["RowErrorDto"][];
             message: string;
         };
@@ -1221,8 +1243,8 @@ export interface components {
          *     fix.
          */
         LedgerIssueDto: {
-            /** @description `moat_portfolio::IssueCode` (`sell_exceeds_holding`, …). */
-            code: string;
+            /** @description Why it cannot apply (`insufficient_quantity`, …). */
+            code: components["schemas"]["ErrorCode"];
             /** @description The field at fault (`quantity`, …), as the transaction API names it. */
             field: string;
             instrument_id?: string | null;
@@ -1230,6 +1252,10 @@ export interface components {
             kind: string;
             /** @description English; the UI words it from `code`. */
             message: string;
+            /** @description The values the message names (`instrument`, `held`, `date` …). */
+            params: {
+                [key: string]: string;
+            };
             /** Format: int64 */
             portfolio_id: number;
             trade_date: string;
@@ -1608,8 +1634,8 @@ export interface components {
         RoleName: "member" | "operator";
         /** @description A problem with one row (`line`) or the whole file (line 1, the header). */
         RowErrorDto: {
-            /** @description `moat_portfolio::IssueCode`. */
-            code: string;
+            /** @description What is wrong with the row. */
+            code: components["schemas"]["ErrorCode"];
             /** @description The column at fault (`date`, `type`, `instrument`, `quantity`, …). */
             column?: string | null;
             line: number;

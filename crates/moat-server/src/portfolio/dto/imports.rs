@@ -1,5 +1,6 @@
 //! CSV import: the preview, the result and the refusal.
 
+use crate::http::error::ErrorCode;
 use moat_portfolio::csv_file;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -26,8 +27,8 @@ pub struct RowErrorDto {
     pub line: usize,
     /// The column at fault (`date`, `type`, `instrument`, `quantity`, …).
     pub column: Option<String>,
-    /// `moat_portfolio::IssueCode`.
-    pub code: String,
+    /// What is wrong with the row.
+    pub code: ErrorCode,
     /// English; the UI words it from `code`.
     pub message: String,
 }
@@ -40,7 +41,7 @@ impl RowErrorDto {
             .map(|e| Self {
                 line: e.row,
                 column: e.column.map(|c| c.as_str().to_owned()),
-                code: e.code.as_str().to_owned(),
+                code: e.code.into(),
                 message: e.message.clone(),
             })
             .collect()
@@ -107,7 +108,7 @@ pub struct ImportResult {
 #[derive(Serialize, ToSchema)]
 pub struct ImportRefused {
     /// `invalid_import`.
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     pub errors: Vec<RowErrorDto>,
 }
@@ -115,7 +116,7 @@ pub struct ImportRefused {
 impl ImportRefused {
     pub fn new(errors: &[csv_file::RowError]) -> Self {
         Self {
-            code: "invalid_import".into(),
+            code: ErrorCode::InvalidImport,
             message: format!("{} rows are not valid; nothing was imported.", errors.len()),
             errors: RowErrorDto::all(errors),
         }

@@ -6,6 +6,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::TotalsDto;
 use crate::{
+    http::error::ErrorCode,
     market::routes::rfc3339,
     portfolio::{cache::LedgerState, service::api_field},
 };
@@ -23,8 +24,10 @@ pub struct LedgerIssueDto {
     pub instrument_id: Option<String>,
     /// The field at fault (`quantity`, …), as the transaction API names it.
     pub field: String,
-    /// `moat_portfolio::IssueCode` (`sell_exceeds_holding`, …).
-    pub code: String,
+    /// Why it cannot apply (`insufficient_quantity`, …).
+    pub code: ErrorCode,
+    /// The values the message names (`instrument`, `held`, `date` …).
+    pub params: std::collections::BTreeMap<String, String>,
     /// English; the UI words it from `code`.
     pub message: String,
 }
@@ -41,7 +44,8 @@ impl LedgerIssueDto {
             kind: tx.kind.as_str().to_owned(),
             instrument_id: tx.instrument.as_ref().map(ToString::to_string),
             field: api_field(issue.field).to_owned(),
-            code: issue.code.as_str().to_owned(),
+            code: issue.code.into(),
+            params: issue.params.clone(),
             message: issue.message.clone(),
         })
     }

@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 
 use super::{domain_error, fx_history, latest_fx, settings_of, snapshot};
 use crate::{
-    http::error::ApiError,
+    http::error::{ApiError, ErrorCode, FieldError},
     market::routes::{find, parse_date},
     portfolio::dto::{
         CalendarDividend, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
@@ -47,13 +47,14 @@ fn range(
     if from > to {
         return Err(ApiError::invalid_parameter(
             "from",
-            "Must not be after `to`.",
+            FieldError::new(ErrorCode::DatesReversed, "Must not be after `to`."),
         ));
     }
     if (to - from).num_days() > CALENDAR_MAX_DAYS * 2 {
         return Err(ApiError::invalid_parameter(
             "to",
-            "At most two years per request.",
+            FieldError::new(ErrorCode::SpanTooLong, "At most two years per request.")
+                .param("max_days", CALENDAR_MAX_DAYS * 2),
         ));
     }
     Ok((from, to))
@@ -92,13 +93,19 @@ pub async fn calendar(
     if (to - from).num_days() > CALENDAR_MAX_DAYS {
         return Err(ApiError::invalid_parameter(
             "to",
-            "At most 366 days per request.",
+            FieldError::new(ErrorCode::SpanTooLong, "At most 366 days per request.")
+                .param("max_days", CALENDAR_MAX_DAYS),
         ));
     }
     let country = match country.map(str::trim) {
         None | Some("") | Some("all") | Some("ALL") => None,
         Some(c @ ("KR" | "US")) => Some(c.to_owned()),
-        Some(_) => return Err(ApiError::invalid_parameter("country", "KR, US or all.")),
+        Some(_) => {
+            return Err(ApiError::invalid_parameter(
+                "country",
+                FieldError::new(ErrorCode::Invalid, "KR, US or all."),
+            ))
+        }
     };
     let catalog = state.market.catalog();
     let payers: Vec<&std::sync::Arc<Instrument>> = catalog
@@ -168,7 +175,12 @@ pub async fn my_dividends(
         Some(c) if c.eq_ignore_ascii_case("KRW") || c.eq_ignore_ascii_case("USD") => {
             c.to_ascii_uppercase()
         }
-        Some(_) => return Err(ApiError::invalid_parameter("currency", "KRW or USD.")),
+        Some(_) => {
+            return Err(ApiError::invalid_parameter(
+                "currency",
+                FieldError::new(ErrorCode::InvalidCurrencyMode, "KRW or USD."),
+            ))
+        }
     };
     let mode = CurrencyMode::parse(&currency).unwrap_or(CurrencyMode::Krw);
     let today = Utc::now().date_naive();

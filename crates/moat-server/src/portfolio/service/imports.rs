@@ -10,7 +10,10 @@ use moat_market::InstrumentId;
 use moat_portfolio::{csv_file, Field, PortfolioSettings};
 
 use super::{before_history, latest_trade_date, owned, parse_portfolio_id, settings_of};
-use crate::{http::error::ApiError, portfolio::PortfolioState};
+use crate::{
+    http::error::{ApiError, ErrorCode},
+    portfolio::PortfolioState,
+};
 
 /// Parses a file on a blocking thread as `file` yields it, never holding it whole: at
 /// most [`csv_file::MAX_IMPORT_ROWS`] rows and [`csv_file::MAX_IMPORT_BYTES`] bytes,
@@ -37,7 +40,7 @@ async fn parse_upload(
         csv_file::FileTooLarge::Bytes => ApiError::payload_too_large(csv_file::MAX_IMPORT_BYTES),
         csv_file::FileTooLarge::Rows => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_many_rows",
+            ErrorCode::TooManyRows,
             format!(
                 "The file has more than {} rows; split it into files of at most {} rows.",
                 csv_file::MAX_IMPORT_ROWS,

@@ -7,7 +7,10 @@ use moat_portfolio::{
 };
 use moat_storage::{NewTransaction, PortfolioRow, TransactionRow};
 
-use crate::{http::error::ApiError, portfolio::PortfolioState};
+use crate::{
+    http::error::{ApiError, ErrorCode, FieldError},
+    portfolio::PortfolioState,
+};
 
 /// The path segment that names the meta portfolio (all of a member's portfolios).
 pub const META: &str = "meta";
@@ -73,18 +76,24 @@ pub(crate) fn new_to_domain(id: i64, t: &NewTransaction) -> Transaction {
 pub fn parse_mode(raw: Option<&str>) -> Result<CurrencyMode, ApiError> {
     match raw {
         None | Some("") => Ok(CurrencyMode::Original),
-        Some(s) => CurrencyMode::parse(s)
-            .ok_or_else(|| ApiError::invalid_parameter("currency", "One of original, KRW, USD.")),
+        Some(s) => CurrencyMode::parse(s).ok_or_else(|| {
+            ApiError::invalid_parameter(
+                "currency",
+                FieldError::new(ErrorCode::InvalidCurrencyMode, "One of original, KRW, USD."),
+            )
+        }),
     }
 }
 
 /// A row id from the path (`id` of a portfolio, `tx` of a transaction): a positive
 /// number, else 400 naming the parameter.
 fn parse_row_id(name: &str, raw: &str) -> Result<i64, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::invalid_parameter(name, "A positive number."))
+    raw.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(|| {
+        ApiError::invalid_parameter(
+            name,
+            FieldError::new(ErrorCode::InvalidId, "A positive number."),
+        )
+    })
 }
 
 pub fn parse_portfolio_id(raw: &str) -> Result<i64, ApiError> {
@@ -134,9 +143,18 @@ pub fn api_field(field: Option<Field>) -> &'static str {
 pub(crate) fn invalid_transaction(issues: &[Issue]) -> ApiError {
     let fields = issues
         .iter()
-        .map(|i| (api_field(i.field).to_owned(), i.message.clone()))
+        .map(|i| (api_field(i.field).to_owned(), field_error(i)))
         .collect();
     ApiError::invalid_fields(fields)
+}
+
+/// A domain issue as a field error: its code, its values and its English message.
+pub(crate) fn field_error(issue: &Issue) -> FieldError {
+    FieldError {
+        code: issue.code.into(),
+        params: issue.params.clone(),
+        message: issue.message.clone(),
+    }
 }
 
 pub(crate) fn domain_error(e: moat_portfolio::PortfolioError) -> ApiError {
@@ -144,9 +162,42 @@ pub(crate) fn domain_error(e: moat_portfolio::PortfolioError) -> ApiError {
         moat_portfolio::PortfolioError::Invalid(issues) => invalid_transaction(&issues),
         moat_portfolio::PortfolioError::FxUnavailable { from, to } => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "fx_unavailable",
+            ErrorCode::FxUnavailable,
             format!("There is no {from}/{to} rate yet to convert with; try again shortly."),
         ),
-        other => ApiError::bad_request("invalid_currency_mode", other.to_string()),
+        other => ApiError::bad_request(ErrorCode::InvalidCurrencyMode, other.to_string()),
+    }
+}
+
+impl From<moat_portfolio::IssueCode> for ErrorCode {
+    fn from(code: moat_portfolio::IssueCode) -> Self {
+        use moat_portfolio::IssueCode as I;
+        match code {
+            I::CurrencyUnsupported => ErrorCode::CurrencyUnsupported,
+            I::InstrumentMissing => ErrorCode::InstrumentMissing,
+            I::InstrumentUnexpected => ErrorCode::InstrumentUnexpected,
+            I::QuantityNotPositive => ErrorCode::QuantityNotPositive,
+            I::PriceNotPositive => ErrorCode::PriceNotPositive,
+            I::FractionalShares => ErrorCode::FractionalShares,
+            I::FeeNegative => ErrorCode::FeeNegative,
+            I::TaxNegative => ErrorCode::TaxNegative,
+            I::FxRateMissing => ErrorCode::FxRateMissing,
+            I::FxRateNotPositive => ErrorCode::FxRateNotPositive,
+            I::SplitRatioInvalid => ErrorCode::SplitRatioInvalid,
+            I::InsufficientQuantity => ErrorCode::InsufficientQuantity,
+            I::SplitNotHeld => ErrorCode::SplitNotHeld,
+            I::CurrencyMismatch => ErrorCode::CurrencyMismatch,
+            I::DividendNotHeld => ErrorCode::DividendNotHeld,
+            I::FxRateUnavailable => ErrorCode::FxRateUnavailable,
+            I::EmptyFile => ErrorCode::EmptyFile,
+            I::MissingColumn => ErrorCode::MissingColumn,
+            I::MalformedRow => ErrorCode::MalformedRow,
+            I::InvalidDate => ErrorCode::InvalidDate,
+            I::InvalidType => ErrorCode::InvalidType,
+            I::InvalidNumber => ErrorCode::InvalidNumber,
+            I::InvalidInstrument => ErrorCode::InvalidInstrument,
+            I::UnknownInstrument => ErrorCode::UnknownInstrument,
+            I::InvalidRatio => ErrorCode::InvalidRatio,
+        }
     }
 }

@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 
 use super::{domain_error, fx_history, instruments_of, not_found, owned, settings_of, snapshot};
 use crate::{
-    http::error::ApiError,
+    http::error::{ApiError, ErrorCode, FieldError},
     portfolio::dto::{
         LedgerIssueDto, NewPortfolioRequest, PortfolioList, PortfolioPatch, PortfolioWithTotals,
     },
@@ -80,34 +80,48 @@ pub async fn list_with_totals(
     })
 }
 
-fn check_name(errors: &mut BTreeMap<String, String>, name: &str) -> String {
+fn check_name(errors: &mut BTreeMap<String, FieldError>, name: &str) -> String {
     let name = name.trim().to_owned();
     let n = name.chars().count();
     if n == 0 || n > MAX_PORTFOLIO_NAME_CHARS {
         errors.insert(
             "name".into(),
-            format!("1 to {MAX_PORTFOLIO_NAME_CHARS} characters."),
+            FieldError::new(
+                ErrorCode::TooLong,
+                format!("1 to {MAX_PORTFOLIO_NAME_CHARS} characters."),
+            )
+            .param("max", MAX_PORTFOLIO_NAME_CHARS),
         );
     }
     name
 }
 
-fn check_cost_method(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+fn check_cost_method(
+    errors: &mut BTreeMap<String, FieldError>,
+    raw: Option<&str>,
+) -> Option<String> {
     raw.map(|m| match CostMethod::parse(m) {
         Some(m) => m.as_str().to_owned(),
         None => {
-            errors.insert("cost_method".into(), "moving_average or fifo.".into());
+            errors.insert(
+                "cost_method".into(),
+                FieldError::new(ErrorCode::Invalid, "moving_average or fifo."),
+            );
             String::new()
         }
     })
 }
 
-fn check_broker(errors: &mut BTreeMap<String, String>, raw: Option<&str>) -> Option<String> {
+fn check_broker(errors: &mut BTreeMap<String, FieldError>, raw: Option<&str>) -> Option<String> {
     let broker = raw.map(str::trim).filter(|b| !b.is_empty())?;
     if broker.chars().count() > MAX_PORTFOLIO_NAME_CHARS {
         errors.insert(
             "broker".into(),
-            format!("At most {MAX_PORTFOLIO_NAME_CHARS} characters."),
+            FieldError::new(
+                ErrorCode::TooLong,
+                format!("At most {MAX_PORTFOLIO_NAME_CHARS} characters."),
+            )
+            .param("max", MAX_PORTFOLIO_NAME_CHARS),
         );
     }
     Some(broker.to_owned())
@@ -123,7 +137,10 @@ pub async fn create(
     let name = check_name(&mut errors, &body.name);
     let base_currency = body.base_currency.trim().to_ascii_uppercase();
     if base_currency != "KRW" && base_currency != "USD" {
-        errors.insert("base_currency".into(), "KRW or USD.".into());
+        errors.insert(
+            "base_currency".into(),
+            FieldError::new(ErrorCode::CurrencyUnsupported, "KRW or USD."),
+        );
     }
     let cost_method = check_cost_method(&mut errors, body.cost_method.as_deref())
         .unwrap_or_else(|| CostMethod::MovingAverage.as_str().to_owned());
@@ -174,13 +191,16 @@ pub async fn patch(
             if amount.is_none() {
                 errors.insert(
                     "orderable_cash".into(),
-                    "A decimal amount of 0 or more.".into(),
+                    FieldError::new(ErrorCode::InvalidNumber, "A decimal amount of 0 or more."),
                 );
             }
             if currency != "KRW" && currency != "USD" {
                 errors.insert(
                     "orderable_cash".into(),
-                    "The currency is KRW or USD.".into(),
+                    FieldError::new(
+                        ErrorCode::CurrencyUnsupported,
+                        "The currency is KRW or USD.",
+                    ),
                 );
             }
             amount.map(|amount| {
@@ -226,7 +246,10 @@ pub async fn reorder(state: &PortfolioState, user_id: i64, ids: &[i64]) -> Resul
         Ok(()) => Ok(()),
         Err(moat_storage::StorageError::Invalid(_)) => Err(ApiError::invalid_field(
             "ids",
-            "Name each of your portfolios exactly once.",
+            FieldError::new(
+                ErrorCode::Invalid,
+                "Name each of your portfolios exactly once.",
+            ),
         )),
         Err(e) => Err(e.into()),
     }

@@ -20,7 +20,7 @@ use super::{
     price_history, settings_of, snapshot, META,
 };
 use crate::{
-    http::error::ApiError,
+    http::error::{ApiError, ErrorCode, FieldError},
     market::routes::rfc3339,
     portfolio::PortfolioState,
     portfolio::{
@@ -184,12 +184,26 @@ pub async fn performance(
             "INDEX:KOSPI"
         })
         .parse()
-        .map_err(|_| ApiError::invalid_parameter("benchmark", "INDEX:KOSPI or INDEX:SPX."))?;
+        .map_err(|_| {
+            ApiError::invalid_parameter(
+                "benchmark",
+                FieldError::new(ErrorCode::InvalidId, "INDEX:KOSPI or INDEX:SPX."),
+            )
+        })?;
     let benchmark = state
         .market
         .instrument(&benchmark_id)
         .filter(|i| i.kind == moat_market::Kind::Index)
-        .ok_or_else(|| ApiError::invalid_parameter("benchmark", "An index such as INDEX:KOSPI."))?;
+        .ok_or_else(|| {
+            ApiError::invalid_parameter(
+                "benchmark",
+                FieldError::new(
+                    ErrorCode::UnknownInstrument,
+                    "An index such as INDEX:KOSPI.",
+                )
+                .param("value", &benchmark_id),
+            )
+        })?;
     let mut out = PerformanceDto {
         currency,
         benchmark: benchmark_id.to_string(),
@@ -338,7 +352,13 @@ pub async fn allocation(
         by.unwrap_or("holding").to_owned(),
     ))
     .map_err(|_| {
-        ApiError::invalid_parameter("by", "holding, sector, country, currency or asset_class.")
+        ApiError::invalid_parameter(
+            "by",
+            FieldError::new(
+                ErrorCode::Invalid,
+                "holding, sector, country, currency or asset_class.",
+            ),
+        )
     })?;
     let mode = parse_mode(currency)?;
     let parts = scope(state, user_id, raw).await?;

@@ -9,7 +9,11 @@ use moat_portfolio::TxKind;
 use moat_storage::NewTransaction;
 use rust_decimal::Decimal;
 
-use crate::{http::error::ApiError, portfolio::dto::TransactionInput, portfolio::PortfolioState};
+use crate::{
+    http::error::{ApiError, ErrorCode, FieldError},
+    portfolio::dto::TransactionInput,
+    portfolio::PortfolioState,
+};
 
 /// Longest note on a transaction, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
@@ -20,11 +24,18 @@ pub fn latest_trade_date() -> NaiveDate {
     (Utc::now() + chrono::Duration::hours(14)).date_naive()
 }
 
-fn decimal_field(errors: &mut BTreeMap<String, String>, field: &str, raw: Option<&str>) -> Decimal {
+fn decimal_field(
+    errors: &mut BTreeMap<String, FieldError>,
+    field: &str,
+    raw: Option<&str>,
+) -> Decimal {
     match raw.map(str::trim).filter(|s| !s.is_empty()) {
         None => Decimal::ZERO,
         Some(s) => s.parse::<Decimal>().unwrap_or_else(|_| {
-            errors.insert(field.to_owned(), "A decimal number such as 12.5.".into());
+            errors.insert(
+                field.to_owned(),
+                FieldError::new(ErrorCode::InvalidNumber, "A decimal number such as 12.5."),
+            );
             Decimal::ZERO
         }),
     }
@@ -38,18 +49,24 @@ impl TransactionInput {
         if TxKind::parse(&self.kind).is_none() {
             errors.insert(
                 "kind".into(),
-                "One of buy, sell, dividend, deposit, withdrawal, fee, tax, split.".into(),
+                FieldError::new(
+                    ErrorCode::InvalidType,
+                    "One of buy, sell, dividend, deposit, withdrawal, fee, tax, split.",
+                ),
             );
         }
         let trade_date = NaiveDate::parse_from_str(self.trade_date.trim(), "%Y-%m-%d")
             .unwrap_or_else(|_| {
-                errors.insert("trade_date".into(), "A date as YYYY-MM-DD.".into());
+                errors.insert(
+                    "trade_date".into(),
+                    FieldError::new(ErrorCode::InvalidDate, "A date as YYYY-MM-DD."),
+                );
                 NaiveDate::MIN
             });
         if trade_date > latest_trade_date() {
             errors.insert(
                 "trade_date".into(),
-                "The trade date is in the future.".into(),
+                FieldError::new(ErrorCode::DateInFuture, "The trade date is in the future."),
             );
         }
         let instrument_id = match self.instrument_id.as_deref().map(str::trim) {
@@ -57,7 +74,10 @@ impl TransactionInput {
             Some(raw) => match raw.parse::<InstrumentId>() {
                 Ok(id) => Some(id),
                 Err(e) => {
-                    errors.insert("instrument_id".into(), e.to_string());
+                    errors.insert(
+                        "instrument_id".into(),
+                        FieldError::new(ErrorCode::InvalidInstrument, e.to_string()),
+                    );
                     None
                 }
             },
@@ -74,7 +94,11 @@ impl TransactionInput {
         if note.chars().count() > MAX_NOTE_CHARS {
             errors.insert(
                 "note".into(),
-                format!("At most {MAX_NOTE_CHARS} characters."),
+                FieldError::new(
+                    ErrorCode::TooLong,
+                    format!("At most {MAX_NOTE_CHARS} characters."),
+                )
+                .param("max", MAX_NOTE_CHARS),
             );
         }
         if !errors.is_empty() {
@@ -109,7 +133,11 @@ pub async fn check_instrument(
     let Some(inst) = state.market.instrument(id) else {
         return Err(ApiError::invalid_field(
             "instrument_id",
-            format!("There is no instrument {id}."),
+            FieldError::new(
+                ErrorCode::UnknownInstrument,
+                format!("There is no instrument {id}."),
+            )
+            .param("instrument", id),
         ));
     };
     let start = state
@@ -120,7 +148,9 @@ pub async fn check_instrument(
     match start.filter(|s| trade_date < *s) {
         Some(start) => Err(ApiError::invalid_field(
             "trade_date",
-            before_history(id, start),
+            FieldError::new(ErrorCode::BeforeHistory, before_history(id, start))
+                .param("instrument", id)
+                .param("start", start),
         )),
         None => Ok(()),
     }
