@@ -26,8 +26,9 @@ macro_rules! error_codes {
         /// every code has a message in every locale); `message` is English for logs and
         /// API clients.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, utoipa::ToSchema)]
+        #[serde(rename_all = "snake_case")]
         pub enum ErrorCode {
-            $( $(#[$doc])* #[serde(rename = $name)] $variant, )*
+            $( $(#[$doc])* $variant, )*
         }
 
         impl ErrorCode {
@@ -173,6 +174,21 @@ error_codes! {
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn every_code_is_written_as_its_name() {
+        for code in ErrorCode::ALL {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, code.as_str(), "{code:?}");
+            let back: ErrorCode = serde_json::from_value(json).unwrap();
+            assert_eq!(back, *code);
+        }
     }
 }
 

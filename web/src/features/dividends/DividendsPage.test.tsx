@@ -410,7 +410,7 @@ describe('my dividends', () => {
       kind: 'sell',
       instrument_id: 'KRX:005930',
       field: 'quantity',
-      code: 'sell_exceeds_holding',
+      code: 'insufficient_quantity',
       message: 'sells more than held',
     };
     renderPage(dividendsApi({ mine: { ...MINE, ledger_issues: [issue] } }));

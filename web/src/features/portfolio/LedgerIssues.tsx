@@ -16,7 +16,7 @@ import { issueMessage } from './issues';
 import { usePortfolioT, type PortfolioT } from './messages';
 
 /** Codes with a sentence of their own; the others say the issue, then that the figures stop. */
-const LEDGER_REASONS = ['sell_exceeds_holding', 'split_not_held', 'currency_mismatch'] as const;
+const LEDGER_REASONS = ['insufficient_quantity', 'split_not_held', 'currency_mismatch'] as const;
 
 /** Kinds whose quantity is a number of shares. */
 const SHARE_KINDS: readonly TxKind[] = ['buy', 'sell', 'dividend'];

@@ -229,7 +229,7 @@ export type NewTransaction = Omit<Transaction, 'id'>;
 /**
  * A transaction that cannot be applied (a sell of more than was held, left by old data):
  * the portfolio's figures stop before it. `code` is a validation issue code
- * (`sell_exceeds_holding`, …), `field` the transaction's field at fault.
+ * (`insufficient_quantity`, …), `field` the transaction's field at fault.
  */
 export type LedgerIssue = Narrow<ApiSchema<'LedgerIssueDto'>, { kind: TxKind; instrument_id: InstrumentId | null }>;
 

@@ -233,7 +233,8 @@ export function ledgerIssue(overrides: Partial<LedgerIssue> = {}): LedgerIssue {
     kind: 'sell',
     instrument_id: 'KRX:005930',
     field: 'quantity',
-    code: 'sell_exceeds_holding',
+    code: 'insufficient_quantity',
+    params: { instrument: 'KRX:005930', quantity: '50', held: '0', date: '2026-10-01' },
     message: 'sells 50 of KRX:005930 but 0 are held on 2026-10-01',
     ...overrides,
   };

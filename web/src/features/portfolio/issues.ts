@@ -17,7 +17,7 @@ export const ISSUE_CODES = [
   'fx_rate_missing',
   'fx_rate_not_positive',
   'split_ratio_invalid',
-  'sell_exceeds_holding',
+  'insufficient_quantity',
   'split_not_held',
   'currency_mismatch',
   'dividend_not_held',

@@ -50,6 +50,35 @@ describe('apiRequest', () => {
     });
   });
 
+  it('keeps the code and values of each field error beside its message', async () => {
+    mockFetch(() =>
+      jsonResponse(
+        {
+          code: 'invalid_input',
+          message: 'Some fields are not valid.',
+          fields: {
+            quantity: {
+              code: 'insufficient_quantity',
+              params: { instrument: 'KRX:005930', held: '15', date: '2026-10-01' },
+              message: 'sells 50 of KRX:005930 but only 15 is held on 2026-10-01',
+            },
+          },
+          request_id: 'req-2',
+        },
+        { status: 422 },
+      ),
+    );
+    const error = (await apiRequest('/api/x').catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('invalid_input');
+    expect(error.fields).toEqual({ quantity: 'sells 50 of KRX:005930 but only 15 is held on 2026-10-01' });
+    expect(error.fieldProblems.quantity).toEqual({
+      code: 'insufficient_quantity',
+      params: { instrument: 'KRX:005930', held: '15', date: '2026-10-01' },
+      message: 'sells 50 of KRX:005930 but only 15 is held on 2026-10-01',
+    });
+  });
+
   it('gives an empty fields object when the error has none', async () => {
     mockFetch(() => jsonResponse({ code: 'not_found', message: 'Not found.', fields: null, request_id: 'r' }, { status: 404 }));
     const error = await failure(apiRequest('/api/x'));

@@ -11,8 +11,15 @@ import { renewToken, tokenRejected } from '@/shared/auth/answers';
 import { currentToken } from '@/shared/auth/session';
 import type { components, paths } from './schema';
 
-/** Per-field problems of a rejected form (`{"nickname": "already taken"}`). */
+/** Per-field messages of a rejected form (`{"nickname": "This nickname is taken."}`). */
 export type FieldErrors = Readonly<Record<string, string>>;
+
+/** What the server says is wrong with one field: a stable code, the values it names, and English. */
+export interface FieldProblem {
+  readonly code: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly message: string;
+}
 
 /** Codes made in the browser, when there is no usable error body from the server. */
 export const CLIENT_ERROR_CODES = {
@@ -38,6 +45,10 @@ export class ApiError extends Error {
   readonly code: string;
   /** Per-field messages for form errors; empty otherwise. */
   readonly fields: FieldErrors;
+  /** Per-field codes and values for form errors (the page words them in its language); empty otherwise. */
+  readonly fieldProblems: Readonly<Record<string, FieldProblem>>;
+  /** The values the error's message names (`limit`, `retry_after` …). */
+  readonly params: Readonly<Record<string, string>>;
   /** The server's request id (body `request_id` or `x-request-id`), for support. */
   readonly requestId: string | undefined;
   /** Seconds to wait before trying again (`Retry-After`, e.g. on `429 rate_limited`). */
@@ -47,7 +58,8 @@ export class ApiError extends Error {
     status: number;
     code: string;
     message: string;
-    fields?: FieldErrors;
+    fields?: Readonly<Record<string, string | FieldProblem>>;
+    params?: Readonly<Record<string, string>> | undefined;
     requestId?: string | undefined;
     retryAfter?: number | undefined;
     cause?: unknown;
@@ -55,7 +67,13 @@ export class ApiError extends Error {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
-    this.fields = init.fields ?? {};
+    const problems: Record<string, FieldProblem> = {};
+    for (const [name, f] of Object.entries(init.fields ?? {})) {
+      problems[name] = typeof f === 'string' ? { code: 'invalid', params: {}, message: f } : f;
+    }
+    this.fieldProblems = problems;
+    this.fields = Object.fromEntries(Object.entries(problems).map(([name, f]) => [name, f.message]));
+    this.params = init.params ?? {};
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
   }
@@ -84,8 +102,14 @@ function isErrorBody(v: unknown): v is ErrorBody {
   const fieldsOk =
     o.fields === undefined ||
     o.fields === null ||
-    (typeof o.fields === 'object' && o.fields !== null && Object.values(o.fields).every((f) => typeof f === 'string'));
+    (typeof o.fields === 'object' && o.fields !== null && Object.values(o.fields).every((f) => typeof f === 'string' || isFieldProblem(f)));
   return typeof o.code === 'string' && typeof o.message === 'string' && fieldsOk;
+}
+
+function isFieldProblem(v: unknown): v is FieldProblem {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as Record<string, unknown>;
+  return typeof f.code === 'string' && typeof f.message === 'string' && (f.params === undefined || (typeof f.params === 'object' && f.params !== null));
 }
 
 function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
@@ -189,7 +213,14 @@ export async function apiRequest<T>(path: `/${string}`, options: RequestOptions 
         status: response.status,
         code: json.code,
         message: json.message,
-        fields: json.fields ?? {},
+        fields: Object.fromEntries(
+          // A bare message is what servers before the typed field errors sent.
+          Object.entries(json.fields ?? {}).map(([name, f]: [string, FieldProblem | string]) => [
+            name,
+            typeof f === 'string' ? f : { code: f.code, params: f.params ?? {}, message: f.message },
+          ]),
+        ),
+        params: json.params ?? {},
         requestId: json.request_id || headerRequestId,
         retryAfter,
       });

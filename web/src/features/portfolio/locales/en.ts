@@ -245,7 +245,7 @@ export const portfolioEn = {
       plain: '{{kind}} on {{date}}',
     },
     reasons: {
-      sell_exceeds_holding: 'more than was held that day, so the figures stop before it.',
+      insufficient_quantity: 'more than was held that day, so the figures stop before it.',
       split_not_held: 'not held that day, so the figures stop before it.',
       currency_mismatch: 'not in the currency this instrument trades in, so the figures stop before it.',
       other: '{{issue}} The figures stop before it.',
@@ -371,7 +371,7 @@ export const portfolioEn = {
     fx_rate_missing: 'A trade in another currency than the base needs the exchange rate.',
     fx_rate_not_positive: 'The exchange rate must be above zero.',
     split_ratio_invalid: 'The split ratio is not valid, e.g. 4/1 or 1/10.',
-    sell_exceeds_holding: 'This sells more than was held on that day.',
+    insufficient_quantity: 'This sells more than was held on that day.',
     split_not_held: 'A split of something not held on that day.',
     currency_mismatch: 'Not the currency this instrument trades in.',
     dividend_not_held: 'A dividend on something not held on that day: is a buy missing?',

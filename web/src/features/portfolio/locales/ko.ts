@@ -243,7 +243,7 @@ export const portfolioKo = {
       plain: '{{date}} {{kind}}',
     },
     reasons: {
-      sell_exceeds_holding: '그날 보유 수량보다 많아 이 거래부터 계산에서 빠졌습니다.',
+      insufficient_quantity: '그날 보유 수량보다 많아 이 거래부터 계산에서 빠졌습니다.',
       split_not_held: '그날 보유하지 않은 종목이라 이 거래부터 계산에서 빠졌습니다.',
       currency_mismatch: '종목의 거래 통화와 달라 이 거래부터 계산에서 빠졌습니다.',
       other: '{{issue}} 이 거래부터 계산에서 빠졌습니다.',
@@ -369,7 +369,7 @@ export const portfolioKo = {
     fx_rate_missing: '기준 통화와 다른 통화의 거래는 환율이 필요합니다.',
     fx_rate_not_positive: '환율은 0보다 커야 합니다.',
     split_ratio_invalid: '분할 비율이 올바르지 않습니다. 예: 4/1, 1/10',
-    sell_exceeds_holding: '그날 보유한 수량보다 많이 팔 수 없습니다.',
+    insufficient_quantity: '그날 보유한 수량보다 많이 팔 수 없습니다.',
     split_not_held: '그날 보유하지 않은 종목은 분할할 수 없습니다.',
     currency_mismatch: '이 종목의 거래 통화와 다릅니다.',
     dividend_not_held: '그날 보유하지 않은 종목의 배당입니다. 빠진 매수가 있는지 확인해 주세요.',
