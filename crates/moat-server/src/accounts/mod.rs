@@ -14,6 +14,7 @@ mod config;
 pub mod extract;
 mod member_data;
 pub mod oidc;
+mod pages;
 pub mod password;
 pub mod rate_limit;
 pub mod routes;
@@ -32,6 +33,7 @@ use crate::clock::{Clock, SystemClock};
 
 pub use config::{AccountsConfig, OidcProviderConfig, OIDC_PRESETS};
 pub use member_data::AccountsExport;
+pub use pages::{MEMBER_PROFILE, PAGES};
 
 /// Pending social log-ins and tickets live this long.
 pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);

@@ -275,9 +275,8 @@ async fn serve_page(
         html,
     )
         .into_response();
-    // The operator console replays sessions: its document allows inline styles.
-    let operator = super::security::OPERATOR_PAGES;
-    if path == operator || path.starts_with(&format!("{operator}/")) {
+    // A document that may replay a session allows inline styles (the page says so).
+    if pages::resolve(path).0.replay_styles {
         if let Ok(csp) = HeaderValue::from_str(&super::security::replay_content_security_policy(
             &state.config,
         )) {

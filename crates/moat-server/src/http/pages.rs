@@ -1,13 +1,11 @@
 //! Page metadata rendered by the server. Link previews (KakaoTalk, Slack, search
 //! engines) run no JavaScript, so the title, description and Open Graph tags of every
-//! app route are written into `index.html` here. [`PAGES`] is the one route table;
-//! each area adds its routes to it.
-
-use std::time::Duration;
+//! app route are written into `index.html` here. Each area lists its pages (`PAGES` in
+//! `<area>/pages.rs`, with a lookup for pages that name something); [`pages`] is the
+//! one route table, composed from one line per area.
 
 use axum::http::{HeaderMap, StatusCode};
-use moat_market::{Instrument, InstrumentId, Kind, Quote};
-use rust_decimal::{Decimal, RoundingStrategy};
+use futures_util::future::BoxFuture;
 
 use crate::AppState;
 
@@ -79,8 +77,11 @@ impl Text {
     }
 }
 
+/// Looks up the card of a page that names something (a member, a stock): the card
+/// and status for the requested path, in the language asked for.
+pub type LookupCard = for<'a> fn(&'a AppState, &'a str, Lang) -> BoxFuture<'a, (Card, StatusCode)>;
+
 /// One app route and its link-preview card.
-#[derive(Debug)]
 pub struct PageRoute {
     /// The path; a `{name}` segment matches any one segment.
     pub path: &'static str,
@@ -88,25 +89,31 @@ pub struct PageRoute {
     pub description: Text,
     /// Ask search engines not to index it (`<meta name="robots" content="noindex">`).
     pub noindex: bool,
+    /// For a page that names something: how its card is looked up (else the title
+    /// and description above are the card).
+    pub lookup: Option<LookupCard>,
+    /// The page's document may play a session replay (the operator console, one
+    /// document for all its pages): its Content-Security-Policy allows inline styles.
+    pub replay_styles: bool,
 }
 
-/// The public profile route; its card names the member (looked up in [`card`]).
-pub const MEMBER_PROFILE: &str = "/u/{nickname}";
+impl std::fmt::Debug for PageRoute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageRoute")
+            .field("path", &self.path)
+            .field("noindex", &self.noindex)
+            .field("lookup", &self.lookup.is_some())
+            .finish_non_exhaustive()
+    }
+}
 
-/// A stock's page; its card names the instrument and its price (looked up in [`card`]).
-pub const STOCK: &str = "/stocks/{id}";
-
-/// How long a link preview waits for a price from a real provider before it is
-/// rendered without one (the simulator answers at once).
-const STOCK_QUOTE_WAIT: Duration = Duration::from_secs(2);
-
-const SITE_DESCRIPTION: Text = Text {
+pub const SITE_DESCRIPTION: Text = Text {
     ko: "한국·미국 주식 포트폴리오, 다가오는 배당, 시장 뉴스, 투자자 커뮤니티와 종목 채팅을 한곳에서.",
     en: "Every Korean and US portfolio, upcoming dividends, market news, and investor community and stock chat in one place.",
 };
 
-/// Every app route the web app knows. Unknown paths get [`NOT_FOUND`] and status 404.
-pub const PAGES: &[PageRoute] = &[
+/// The shell's own pages: home, settings and the operator's start page.
+const SHELL: &[PageRoute] = &[
     PageRoute {
         path: "/",
         title: Text {
@@ -115,6 +122,8 @@ pub const PAGES: &[PageRoute] = &[
         },
         description: SITE_DESCRIPTION,
         noindex: false,
+        lookup: None,
+        replay_styles: false,
     },
     PageRoute {
         path: "/settings",
@@ -127,186 +136,8 @@ pub const PAGES: &[PageRoute] = &[
             en: "Language, app integration and other Moat settings.",
         },
         noindex: false,
-    },
-    PageRoute {
-        path: "/login",
-        title: Text {
-            ko: "로그인 — Moat",
-            en: "Log in — Moat",
-        },
-        description: Text {
-            ko: "이메일 또는 카카오·네이버·구글·애플 계정으로 Moat에 로그인하세요.",
-            en: "Log in to Moat with your email or a Kakao, Naver, Google or Apple account.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/signup",
-        title: Text {
-            ko: "회원가입 — Moat",
-            en: "Sign up — Moat",
-        },
-        description: Text {
-            ko: "Moat 계정을 만들고 포트폴리오, 배당, 커뮤니티를 한곳에서 관리하세요.",
-            en: "Create a Moat account for your portfolios, dividends and community in one place.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/signup/social",
-        title: Text {
-            ko: "닉네임 정하기 — Moat",
-            en: "Choose a nickname — Moat",
-        },
-        description: Text {
-            ko: "소셜 계정으로 가입을 마치려면 닉네임을 정하세요.",
-            en: "Choose a nickname to finish signing up with your social account.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/auth/complete",
-        title: Text {
-            ko: "로그인 중 — Moat",
-            en: "Logging in — Moat",
-        },
-        description: Text {
-            ko: "로그인을 마무리하는 중입니다.",
-            en: "Finishing your log-in.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/settings/account",
-        title: Text {
-            ko: "계정 설정 — Moat",
-            en: "Account settings — Moat",
-        },
-        description: Text {
-            ko: "닉네임, 비밀번호, 내 데이터 내보내기와 회원 탈퇴.",
-            en: "Nickname, password, exporting your data and deleting your account.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: MEMBER_PROFILE,
-        title: Text {
-            ko: "회원 프로필 — Moat",
-            en: "Member profile — Moat",
-        },
-        description: Text {
-            ko: "Moat 회원의 프로필.",
-            en: "A Moat member's profile.",
-        },
-        noindex: false,
-    },
-    PageRoute {
-        path: STOCK,
-        title: Text {
-            ko: "종목 — Moat",
-            en: "Stock — Moat",
-        },
-        description: Text {
-            ko: "종목의 실시간 시세, 차트, 주요 지표.",
-            en: "Live price, chart and key figures.",
-        },
-        noindex: false,
-    },
-    PageRoute {
-        path: "/search",
-        title: Text {
-            ko: "종목 검색 — Moat",
-            en: "Search stocks — Moat",
-        },
-        description: Text {
-            ko: "한국·미국 주식, ETF, 지수를 이름·티커·초성으로 찾아보세요.",
-            en: "Find Korean and US stocks, ETFs and indices by name or ticker.",
-        },
-        noindex: false,
-    },
-    PageRoute {
-        path: "/favorites",
-        title: Text {
-            ko: "관심 종목 — Moat",
-            en: "Favourites — Moat",
-        },
-        description: Text {
-            ko: "관심 종목의 실시간 시세를 보고 순서를 바꿉니다.",
-            en: "Live prices of your favourite stocks, in the order you choose.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/portfolios",
-        title: Text {
-            ko: "포트폴리오 — Moat",
-            en: "Portfolios — Moat",
-        },
-        description: Text {
-            ko: "내 포트폴리오의 평가금액, 수익률, 배분과 거래 내역.",
-            en: "Your portfolio's value, returns, allocation and transactions.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/portfolios/{id}",
-        title: Text {
-            ko: "포트폴리오 — Moat",
-            en: "Portfolio — Moat",
-        },
-        description: Text {
-            ko: "내 포트폴리오의 평가금액, 수익률, 배분과 거래 내역.",
-            en: "Your portfolio's value, returns, allocation and transactions.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/portfolios/{id}/transactions/new",
-        title: Text {
-            ko: "거래 추가 — Moat",
-            en: "Add a transaction — Moat",
-        },
-        description: Text {
-            ko: "내 포트폴리오의 평가금액, 수익률, 배분과 거래 내역.",
-            en: "Your portfolio's value, returns, allocation and transactions.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/portfolios/{id}/transactions/{tx}",
-        title: Text {
-            ko: "거래 수정 — Moat",
-            en: "Edit a transaction — Moat",
-        },
-        description: Text {
-            ko: "내 포트폴리오의 평가금액, 수익률, 배분과 거래 내역.",
-            en: "Your portfolio's value, returns, allocation and transactions.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/portfolios/{id}/import",
-        title: Text {
-            ko: "거래 가져오기 — Moat",
-            en: "Import transactions — Moat",
-        },
-        description: Text {
-            ko: "내 포트폴리오의 평가금액, 수익률, 배분과 거래 내역.",
-            en: "Your portfolio's value, returns, allocation and transactions.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/dividends",
-        title: Text {
-            ko: "배당 캘린더 — Moat",
-            en: "Dividend calendar — Moat",
-        },
-        description: Text {
-            ko: "한국·미국 주식의 배당락일과 지급일, 내 배당 예상.",
-            en: "Ex-dates and pay dates of Korean and US stocks, and your dividend projection.",
-        },
-        noindex: false,
+        lookup: None,
+        replay_styles: false,
     },
     PageRoute {
         path: "/operator",
@@ -319,116 +150,25 @@ pub const PAGES: &[PageRoute] = &[
             en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
         },
         noindex: true,
-    },
-    PageRoute {
-        path: "/operator/market",
-        title: Text {
-            ko: "시세 제공자 — Moat 운영",
-            en: "Market data providers — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/sessions",
-        title: Text {
-            ko: "세션 — Moat 운영",
-            en: "Sessions — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/sessions/{id}",
-        title: Text {
-            ko: "세션 재생 — Moat 운영",
-            en: "Session replay — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/errors",
-        title: Text {
-            ko: "오류 — Moat 운영",
-            en: "Errors — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/errors/{id}",
-        title: Text {
-            ko: "오류 그룹 — Moat 운영",
-            en: "Error group — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/feedback",
-        title: Text {
-            ko: "의견 — Moat 운영",
-            en: "Feedback — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/vitals",
-        title: Text {
-            ko: "웹 바이탈 — Moat 운영",
-            en: "Web vitals — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/traces",
-        title: Text {
-            ko: "트레이스 — Moat 운영",
-            en: "Traces — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
-    },
-    PageRoute {
-        path: "/operator/traces/{id}",
-        title: Text {
-            ko: "트레이스 — Moat 운영",
-            en: "Trace — Moat operator",
-        },
-        description: Text {
-            ko: "운영자 화면: 세션 기록, 오류, 의견, 웹 바이탈, 트레이스.",
-            en: "Operator console: session recordings, errors, feedback, web vitals, traces.",
-        },
-        noindex: true,
+        lookup: None,
+        replay_styles: true,
     },
 ];
+
+/// Every area's pages, one line per area: the one route table of the web app.
+/// Unknown paths get [`NOT_FOUND`] and status 404.
+const AREAS: &[&[PageRoute]] = &[
+    SHELL,
+    crate::accounts::PAGES,
+    crate::market::PAGES,
+    crate::portfolio::PAGES,
+    crate::observability::PAGES,
+];
+
+/// Every app route the web app knows.
+pub fn pages() -> impl Iterator<Item = &'static PageRoute> {
+    AREAS.iter().flat_map(|area| area.iter())
+}
 
 /// The card for a path that is not an app route.
 pub const NOT_FOUND: PageRoute = PageRoute {
@@ -439,6 +179,8 @@ pub const NOT_FOUND: PageRoute = PageRoute {
     },
     description: SITE_DESCRIPTION,
     noindex: false,
+    lookup: None,
+    replay_styles: false,
 };
 
 fn matches(pattern: &str, path: &str) -> bool {
@@ -454,7 +196,8 @@ fn matches(pattern: &str, path: &str) -> bool {
     }
 }
 
-fn trim(path: &str) -> &str {
+/// The path without a trailing slash (`/` stays).
+pub fn trim(path: &str) -> &str {
     if path.len() > 1 {
         path.trim_end_matches('/')
     } else {
@@ -465,10 +208,9 @@ fn trim(path: &str) -> &str {
 /// The route for a path (a trailing slash is ignored), and the status to answer with.
 pub fn resolve(path: &str) -> (&'static PageRoute, StatusCode) {
     let trimmed = trim(path);
-    match PAGES
-        .iter()
+    match pages()
         .find(|p| p.path == trimmed)
-        .or_else(|| PAGES.iter().find(|p| matches(p.path, trimmed)))
+        .or_else(|| pages().find(|p| matches(p.path, trimmed)))
     {
         Some(page) => (page, StatusCode::OK),
         None => (&NOT_FOUND, StatusCode::NOT_FOUND),
@@ -493,172 +235,18 @@ impl Card {
     }
 }
 
-/// The card and status of a path; a member's profile names the member (an unknown,
-/// banned or deleted member is a 404; a database failure falls back to the generic
-/// profile card); a stock's page names the instrument and its price (an unknown or
-/// malformed id is a 404).
+/// The card and status of a path: the page's own card, or the one its area looks up
+/// (a member's profile names the member, a stock's page its price).
 pub async fn card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCode) {
     let (page, status) = resolve(path);
-    if page.path == STOCK {
-        return stock_card(state, path, lang).await;
+    match page.lookup {
+        Some(lookup) => lookup(state, path, lang).await,
+        None => (Card::of(page, lang), status),
     }
-    if page.path != MEMBER_PROFILE {
-        return (Card::of(page, lang), status);
-    }
-    let nickname = percent_decode(trim(path).trim_start_matches("/u/"));
-    match crate::accounts::routes::public_profile(&state.accounts, &nickname).await {
-        Ok(Some(profile)) => {
-            let n = &profile.nickname;
-            let card = match lang {
-                Lang::Ko => Card {
-                    title: format!("{n} — Moat"),
-                    description: format!("Moat 회원 {n}님의 프로필."),
-                    noindex: false,
-                },
-                Lang::En => Card {
-                    title: format!("{n} — Moat"),
-                    description: format!("{n}'s profile on Moat."),
-                    noindex: false,
-                },
-            };
-            (card, StatusCode::OK)
-        }
-        Ok(None) => (Card::of(&NOT_FOUND, lang), StatusCode::NOT_FOUND),
-        Err(_) => (Card::of(page, lang), StatusCode::OK),
-    }
-}
-
-/// `/stocks/{id}`: `삼성전자 (005930) ₩71,200 +1.23% — Moat`. The id may carry its colon
-/// as `%3A`; exchange and symbol are case-insensitive, as in the API.
-async fn stock_card(state: &AppState, path: &str, lang: Lang) -> (Card, StatusCode) {
-    let raw = percent_decode(trim(path).trim_start_matches("/stocks/"));
-    let Some(instrument) = raw
-        .parse::<InstrumentId>()
-        .ok()
-        .and_then(|id| state.market.service.instrument(&id))
-    else {
-        return (Card::of(&NOT_FOUND, lang), StatusCode::NOT_FOUND);
-    };
-    // A real provider may be slow or down; the card is then rendered without a price.
-    let quote = tokio::time::timeout(STOCK_QUOTE_WAIT, state.market.service.quote(&instrument))
-        .await
-        .ok()
-        .flatten();
-    let simulated = state.market.service.is_simulated(&instrument);
-    (
-        stock_card_of(&instrument, quote.as_ref(), simulated, lang),
-        StatusCode::OK,
-    )
-}
-
-/// The card of an instrument with its quote (if any) in one language.
-fn stock_card_of(
-    instrument: &Instrument,
-    quote: Option<&Quote>,
-    simulated: bool,
-    lang: Lang,
-) -> Card {
-    let (name, other) = match lang {
-        Lang::Ko => (&instrument.name_ko, &instrument.name_en),
-        Lang::En => (&instrument.name_en, &instrument.name_ko),
-    };
-    let name = if name.is_empty() { other } else { name };
-    let ticker = instrument.ticker();
-    let priced = quote.map(|q| {
-        (
-            format_price(q.price, instrument),
-            format_percent(q.change_percent()),
-        )
-    });
-    let title = match &priced {
-        Some((price, change)) => format!("{name} ({ticker}) {price} {change} — Moat"),
-        None => format!("{name} ({ticker}) — Moat"),
-    };
-    let mut description = match (lang, &priced) {
-        (Lang::Ko, Some((price, change))) => format!(
-            "{name}({ticker}) 현재가 {price}, 전일 대비 {change}. 실시간 시세, 차트, 주요 지표."
-        ),
-        (Lang::Ko, None) => format!("{name}({ticker})의 실시간 시세, 차트, 주요 지표."),
-        (Lang::En, Some((price, change))) => format!(
-            "{name} ({ticker}) at {price}, {change} from the previous close. Live price, chart and key figures."
-        ),
-        (Lang::En, None) => format!("Live price, chart and key figures of {name} ({ticker})."),
-    };
-    if simulated && priced.is_some() {
-        description.push_str(match lang {
-            Lang::Ko => " 모의 시세입니다.",
-            Lang::En => " Prices are simulated.",
-        });
-    }
-    Card {
-        title,
-        description,
-        noindex: false,
-    }
-}
-
-/// A price as the app writes it: money for stocks, ETFs and crypto (`₩71,200`,
-/// `$189.43`), a plain number with two decimals for indices and exchange rates
-/// (`3,150.00`); rounded half away from zero.
-fn format_price(price: Decimal, instrument: &Instrument) -> String {
-    let plain = matches!(instrument.kind, Kind::Index | Kind::Currency);
-    let (symbol, decimals) = match instrument.currency.as_str() {
-        _ if plain => ("", 2),
-        "KRW" => ("₩", 0),
-        "USD" => ("$", 2),
-        _ => ("", 2),
-    };
-    let number = group_thousands(price, decimals);
-    match (plain, symbol) {
-        (true, _) => number,
-        (false, "") => format!("{} {number}", instrument.currency),
-        (false, symbol) => match number.strip_prefix('-') {
-            Some(abs) => format!("-{symbol}{abs}"),
-            None => format!("{symbol}{number}"),
-        },
-    }
-}
-
-/// A change in per cent with its sign and two decimals (`+1.23%`, `-0.45%`, `0.00%`).
-fn format_percent(percent: Decimal) -> String {
-    let rounded = percent.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
-    let text = group_thousands(rounded, 2);
-    if rounded.is_sign_positive() && !rounded.is_zero() {
-        format!("+{text}%")
-    } else if rounded.is_zero() {
-        format!("{}%", text.trim_start_matches('-'))
-    } else {
-        format!("{text}%")
-    }
-}
-
-/// `decimals` places, rounded half away from zero, with `,` between thousands.
-fn group_thousands(value: Decimal, decimals: u32) -> String {
-    let rounded = value.round_dp_with_strategy(decimals, RoundingStrategy::MidpointAwayFromZero);
-    let text = format!("{:.*}", decimals as usize, rounded.abs());
-    let (int, frac) = match text.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (text.as_str(), None),
-    };
-    let mut grouped = String::with_capacity(text.len() + int.len() / 3 + 1);
-    if rounded.is_sign_negative() && !rounded.is_zero() {
-        grouped.push('-');
-    }
-    for (i, digit) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    if let Some(frac) = frac {
-        grouped.push('.');
-        grouped.push_str(frac);
-    }
-    grouped
 }
 
 /// Decodes `%XX` escapes (invalid UTF-8 is replaced).
-fn percent_decode(s: &str) -> String {
+pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -828,7 +416,7 @@ mod tests {
 
     #[test]
     fn every_route_has_a_card_in_both_languages() {
-        for page in PAGES {
+        for page in pages() {
             for lang in [Lang::Ko, Lang::En] {
                 assert!(!page.title.get(lang).is_empty(), "{} {lang:?}", page.path);
                 assert!(
@@ -841,113 +429,35 @@ mod tests {
     }
 
     #[test]
+    fn the_operator_console_is_one_document_that_may_replay() {
+        for page in pages() {
+            assert_eq!(
+                page.replay_styles,
+                page.path == "/operator" || page.path.starts_with("/operator/"),
+                "{}: every page of the console (and only those) may replay a session",
+                page.path
+            );
+        }
+    }
+
+    #[test]
     fn known_paths_resolve_and_unknown_ones_are_404() {
         assert_eq!(resolve("/").0.path, "/");
         assert_eq!(resolve("/settings/").0.path, "/settings");
         assert_eq!(resolve("/nope").1, StatusCode::NOT_FOUND);
-        assert_eq!(resolve("/u/개미").0.path, MEMBER_PROFILE);
+        assert_eq!(resolve("/u/개미").0.path, crate::accounts::MEMBER_PROFILE);
         assert_eq!(resolve("/u/").1, StatusCode::NOT_FOUND);
         assert_eq!(resolve("/u/a/b").1, StatusCode::NOT_FOUND);
         assert_eq!(resolve("/settings/account").0.path, "/settings/account");
-        assert_eq!(resolve("/stocks/KRX:005930").0.path, STOCK);
-        assert_eq!(resolve("/stocks/KRX%3A005930/").0.path, STOCK);
+        assert_eq!(resolve("/stocks/KRX:005930").0.path, crate::market::STOCK);
+        assert_eq!(
+            resolve("/stocks/KRX%3A005930/").0.path,
+            crate::market::STOCK
+        );
         assert_eq!(resolve("/stocks/").1, StatusCode::NOT_FOUND);
         assert_eq!(resolve("/search").0.path, "/search");
         assert_eq!(resolve("/favorites").0.path, "/favorites");
     }
-
-    fn instrument(
-        id: &str,
-        kind: Kind,
-        currency: &str,
-        name_ko: &str,
-        name_en: &str,
-    ) -> Instrument {
-        Instrument {
-            id: id.parse().unwrap(),
-            kind,
-            board: None,
-            currency: currency.into(),
-            country: String::new(),
-            name_ko: name_ko.into(),
-            name_en: name_en.into(),
-            sector: String::new(),
-            shares_outstanding: None,
-            reference_price: None,
-            popularity: 0,
-            aliases: vec![],
-        }
-    }
-
-    fn quote(id: &str, price: &str, previous_close: &str) -> Quote {
-        let price: Decimal = price.parse().unwrap();
-        Quote {
-            instrument_id: id.parse().unwrap(),
-            price,
-            previous_close: previous_close.parse().unwrap(),
-            open: price,
-            high: price,
-            low: price,
-            volume: 0,
-            as_of: chrono::Utc::now(),
-            state: moat_market::QuoteState::Live,
-            source: "simulator".into(),
-            simulated: true,
-        }
-    }
-
-    #[test]
-    fn prices_are_written_like_the_app_writes_them() {
-        let samsung = instrument(
-            "KRX:005930",
-            Kind::Stock,
-            "KRW",
-            "삼성전자",
-            "Samsung Electronics",
-        );
-        let apple = instrument("NASDAQ:AAPL", Kind::Stock, "USD", "애플", "Apple");
-        let kospi = instrument("INDEX:KOSPI", Kind::Index, "KRW", "코스피", "KOSPI");
-        let d = |s: &str| s.parse::<Decimal>().unwrap();
-        assert_eq!(format_price(d("71200"), &samsung), "₩71,200");
-        assert_eq!(format_price(d("1234567.5"), &samsung), "₩1,234,568");
-        assert_eq!(format_price(d("189.425"), &apple), "$189.43");
-        assert_eq!(format_price(d("-0.5"), &apple), "-$0.50");
-        assert_eq!(format_price(d("3150"), &kospi), "3,150.00");
-        assert_eq!(format_price(d("999.999"), &kospi), "1,000.00");
-        assert_eq!(format_percent(d("1.234")), "+1.23%");
-        assert_eq!(format_percent(d("-0.455")), "-0.46%");
-        assert_eq!(format_percent(d("-0.001")), "0.00%");
-        assert_eq!(format_percent(d("0")), "0.00%");
-    }
-
-    #[test]
-    fn a_stock_card_names_the_instrument_its_ticker_and_price() {
-        let samsung = instrument(
-            "KRX:005930",
-            Kind::Stock,
-            "KRW",
-            "삼성전자",
-            "Samsung Electronics",
-        );
-        let q = quote("KRX:005930", "72000", "71200");
-        let ko = stock_card_of(&samsung, Some(&q), true, Lang::Ko);
-        assert_eq!(ko.title, "삼성전자 (005930) ₩72,000 +1.12% — Moat");
-        assert!(ko.description.contains("모의 시세"), "{}", ko.description);
-        let en = stock_card_of(&samsung, Some(&q), false, Lang::En);
-        assert_eq!(
-            en.title,
-            "Samsung Electronics (005930) ₩72,000 +1.12% — Moat"
-        );
-        assert!(!en.description.contains("simulated"));
-        let none = stock_card_of(&samsung, None, true, Lang::Ko);
-        assert_eq!(none.title, "삼성전자 (005930) — Moat");
-        let unnamed = instrument("NYSE:XYZ", Kind::Stock, "USD", "", "XYZ Corp");
-        assert_eq!(
-            stock_card_of(&unnamed, None, false, Lang::Ko).title,
-            "XYZ Corp (XYZ) — Moat"
-        );
-    }
-
     #[test]
     fn auth_pages_are_not_indexed() {
         for path in [

@@ -34,19 +34,17 @@ pub async fn no_store_when_private(request: Request, next: Next) -> Response {
     response
 }
 
-/// The pages of the operator console (their document gets [`replay_content_security_policy`]).
-pub const OPERATOR_PAGES: &str = "/operator";
-
 /// The policy, with the origins of configured delayed scripts added to `script-src`.
 pub fn content_security_policy(config: &Config) -> String {
     policy(config, "'self'")
 }
 
-/// The operator console's policy: the same, but for inline styles. A session replay
+/// The policy of a document that may replay a session (a page with
+/// `replay_styles`: the operator console): the same, but for inline styles. A replay
 /// rebuilds the recorded page in a frame that inherits this document's policy, and the
 /// recorded page's `<style>` text and `style` attributes are inline. Scripts stay as
-/// strict (rrweb never runs recorded scripts); only operators open these pages, and
-/// only by loading an `/operator/…` address (the app does not link there).
+/// strict (rrweb never runs recorded scripts). The web app opens the console as a
+/// full document load, so its pages never inherit another page's stricter policy.
 pub fn replay_content_security_policy(config: &Config) -> String {
     policy(config, "'self' 'unsafe-inline'")
 }

@@ -7,6 +7,7 @@
 
 mod config;
 mod member_data;
+mod pages;
 pub mod routes;
 pub mod stream;
 
@@ -27,6 +28,7 @@ use moat_storage::{MarketStorage, Storage};
 use crate::hub::Hub;
 pub use config::MarketConfig;
 pub use member_data::MarketExport;
+pub use pages::{PAGES, STOCK};
 
 /// How often the simulator's quotes are recomputed and pushed (on the wall clock's
 /// whole seconds, the simulator's price steps).

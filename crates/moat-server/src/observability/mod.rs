@@ -27,6 +27,7 @@ pub mod ingest;
 pub mod limits;
 mod member_data;
 pub mod otlp;
+mod pages;
 pub mod redact;
 pub mod retention;
 pub mod spans;
@@ -41,6 +42,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 pub use config::ObservabilityConfig;
 pub use member_data::ObservabilityExport;
+pub use pages::PAGES;
 
 /// Spans waiting for the writer; past this, new spans are dropped (never waited for).
 const SPAN_QUEUE: usize = 4096;

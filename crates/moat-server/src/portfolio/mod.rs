@@ -15,6 +15,7 @@ mod config;
 pub mod dto;
 mod handlers;
 mod member_data;
+mod pages;
 pub mod service;
 pub mod write;
 
@@ -31,6 +32,7 @@ use handlers::{dividends, imports, portfolios, returns, transactions};
 pub use config::PortfolioConfig;
 pub use dto::{PortfolioDto, TransactionDto};
 pub use member_data::PortfolioExport;
+pub use pages::PAGES;
 
 /// Largest CSV file an import accepts (5 MB): larger than other request bodies.
 pub const MAX_IMPORT_BYTES: usize = csv_file::MAX_IMPORT_BYTES;
