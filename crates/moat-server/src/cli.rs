@@ -68,6 +68,8 @@ enum Command {
     Config,
     /// Print the OpenAPI 3.1 document of the JSON API.
     Openapi,
+    /// Print every route: method, path, handler and who may call it.
+    Routes,
     /// Manage members (uses the same configuration and database as `serve`).
     Admin {
         #[command(subcommand)]
@@ -341,6 +343,10 @@ fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
         }
         Some(Command::Openapi) => {
             let _ = writeln!(out, "{}", crate::http::openapi_json());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Routes) => {
+            let _ = write!(out, "{}", crate::http::route_table_text());
             ExitCode::SUCCESS
         }
         Some(Command::Serve(args)) => serve(cli.config, args, err),

@@ -566,7 +566,7 @@ pub async fn public_profile(
 }
 
 /// Turns a member's premium flag on or off (operators only).
-#[utoipa::path(put, path = "/api/admin/users/{user_id}/premium", tag = "accounts", security(("bearer" = [])),
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/premium", tag = "accounts", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(("user_id" = i64, Path)), request_body = SetPremiumRequest, responses(
     (status = 200, body = Me),
     (status = 401, body = ErrorBody),

@@ -118,6 +118,144 @@ pub fn openapi_json() -> String {
         .expect("the OpenAPI document serialises")
 }
 
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Anyone, logged in or not.
+    Visitor,
+    /// A logged-in member (`Authorization: Bearer`).
+    Member,
+    /// A member with the operator role.
+    Operator,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Visitor => "visitor",
+            Access::Member => "member",
+            Access::Operator => "operator",
+        }
+    }
+}
+
+/// One route of the server, as `moat routes` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RouteRow {
+    pub method: String,
+    pub path: String,
+    /// `area::function` of the handler.
+    pub handler: String,
+    pub access: Access,
+}
+
+/// The routes outside the OpenAPI document (no JSON bodies to describe), as added in
+/// [`router`]: `(method, path, handler, access)`.
+const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
+    (
+        "GET",
+        "/api/openapi.json",
+        "http::openapi_json",
+        Access::Visitor,
+    ),
+    (
+        "GET",
+        "/api/stream",
+        "hub::socket::upgrade (member topics after the auth op)",
+        Access::Visitor,
+    ),
+    (
+        "POST",
+        "/public",
+        "observability::graphql::public",
+        Access::Visitor,
+    ),
+    (
+        "POST",
+        "/v1/traces",
+        "observability::otlp::traces",
+        Access::Visitor,
+    ),
+    (
+        "POST",
+        "/v1/metrics",
+        "observability::otlp::metrics",
+        Access::Visitor,
+    ),
+    (
+        "GET",
+        "/*",
+        "http::assets::serve (the web app, page cards)",
+        Access::Visitor,
+    ),
+];
+
+/// Every route, from the code: the documented API (method, path, the handler's area
+/// and name, and its access: a route with the `bearer` security is for members, and an
+/// `x-access: operator` extension marks operators' routes), then the routes outside
+/// the document. Sorted by path, then method.
+pub fn route_table() -> Vec<RouteRow> {
+    let doc: serde_json::Value =
+        serde_json::from_str(&openapi_json()).expect("the OpenAPI document is JSON");
+    let mut rows = Vec::new();
+    for (path, item) in doc["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            let Some(id) = op["operationId"].as_str() else {
+                continue;
+            };
+            let area = op["tags"][0].as_str().unwrap_or("http");
+            let access = if op["x-access"] == "operator" {
+                Access::Operator
+            } else if op["security"].as_array().is_some_and(|s| !s.is_empty()) {
+                Access::Member
+            } else {
+                Access::Visitor
+            };
+            rows.push(RouteRow {
+                method: method.to_ascii_uppercase(),
+                path: path.clone(),
+                handler: format!("{area}::{id}"),
+                access,
+            });
+        }
+    }
+    rows.extend(
+        UNDOCUMENTED_ROUTES
+            .iter()
+            .map(|(method, path, handler, access)| RouteRow {
+                method: (*method).to_owned(),
+                path: (*path).to_owned(),
+                handler: (*handler).to_owned(),
+                access: *access,
+            }),
+    );
+    rows.sort_by(|a, b| (&a.path, &a.method).cmp(&(&b.path, &b.method)));
+    rows
+}
+
+/// The route table as text: one route per line, columns aligned.
+pub fn route_table_text() -> String {
+    let rows = route_table();
+    let width = |f: fn(&RouteRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
+    let (m, p, h) = (
+        width(|r| r.method.len()).max(6),
+        width(|r| r.path.len()).max(4),
+        width(|r| r.handler.len()).max(7),
+    );
+    let mut out = format!("{:m$}  {:p$}  {:h$}  ACCESS\n", "METHOD", "PATH", "HANDLER");
+    for r in &rows {
+        out.push_str(&format!(
+            "{:m$}  {:p$}  {:h$}  {}\n",
+            r.method,
+            r.path,
+            r.handler,
+            r.access.as_str()
+        ));
+    }
+    out
+}
+
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Slowest request the server waits for before answering 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);

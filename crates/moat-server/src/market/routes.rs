@@ -750,7 +750,7 @@ pub struct ProviderStatusDto {
 }
 
 /// The providers per market (operators only).
-#[utoipa::path(get, path = "/api/market/providers", tag = "accounts", security(("bearer" = [])), responses(
+#[utoipa::path(get, path = "/api/market/providers", tag = "market", security(("bearer" = [])), extensions(("x-access" = json!("operator"))), responses(
     (status = 200, body = [ProviderStatusDto]),
     (status = 401, body = ErrorBody),
     (status = 403, body = ErrorBody),

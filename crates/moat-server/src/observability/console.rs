@@ -212,7 +212,7 @@ pub struct SessionListParams {
 }
 
 /// Recorded sessions, newest first.
-#[utoipa::path(get, path = "/api/operator/observe/sessions", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(SessionListParams), responses(
     (status = 200, body = ObsSessionList),
     (status = 400, description = "`invalid_parameter`", body = ErrorBody),
@@ -285,7 +285,7 @@ async fn session_by_id(
 
 /// One session with its timeline: page loads, navigations, clicks, console messages,
 /// network requests and errors.
-#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(("secure_id" = String, Path)), responses(
     (status = 200, body = ObsSessionDetail),
     (status = 403, body = ErrorBody),
@@ -383,7 +383,7 @@ pub struct ReplayParams {
 /// One page of the session's replay events, ready for an rrweb player: the player
 /// starts on the first page and takes the rest as they come. The body is compressed
 /// like every API response.
-#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}/replay", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/sessions/{secure_id}/replay", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(("secure_id" = String, Path), ReplayParams), responses(
     (status = 200, body = ObsReplay),
     (status = 400, description = "`invalid_parameter`", body = ErrorBody),
@@ -531,7 +531,7 @@ pub struct PageParams {
 }
 
 /// Error groups, most recently seen first.
-#[utoipa::path(get, path = "/api/operator/observe/errors", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/errors", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(PageParams), responses(
     (status = 200, body = ErrorGroupList),
     (status = 400, body = ErrorBody),
@@ -598,7 +598,7 @@ pub struct ErrorGroupDetail {
 }
 
 /// An error group with its latest occurrences.
-#[utoipa::path(get, path = "/api/operator/observe/errors/{id}", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/errors/{id}", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(("id" = i64, Path)), responses(
     (status = 200, body = ErrorGroupDetail),
     (status = 400, body = ErrorBody),
@@ -664,7 +664,7 @@ pub struct FeedbackParams {
 }
 
 /// Feedback sent from recorded sessions, newest first.
-#[utoipa::path(get, path = "/api/operator/observe/feedback", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/feedback", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(FeedbackParams), responses(
     (status = 200, body = FeedbackList),
     (status = 400, body = ErrorBody),
@@ -764,7 +764,7 @@ fn stats(samples: &mut BTreeMap<&'static str, Vec<f64>>) -> Vec<VitalStatDto> {
 
 /// Web vitals at the 75th percentile, overall and per page, rated against the
 /// spec's thresholds.
-#[utoipa::path(get, path = "/api/operator/observe/vitals", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/vitals", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(VitalsParams), responses(
     (status = 200, body = VitalsReport),
     (status = 400, body = ErrorBody),
@@ -888,7 +888,7 @@ fn span_dto(s: &SpanRow, trace_start: i64) -> SpanDto {
 }
 
 /// A trace's spans: the browser's and the server's, ready for a waterfall.
-#[utoipa::path(get, path = "/api/operator/observe/traces/{trace_id}", tag = "observability", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/operator/observe/traces/{trace_id}", tag = "observability", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
     params(("trace_id" = String, Path, description = "32 hex digits")), responses(
     (status = 200, body = TraceDto),
     (status = 400, body = ErrorBody),
