@@ -461,39 +461,41 @@ async fn a_ban_from_another_process_closes_the_socket_at_the_next_recheck() {
 
 #[tokio::test]
 async fn a_subscriber_that_falls_behind_gets_a_gap_then_newer_frames() {
-    let app = spawn(TestDatabase::sqlite()).await;
-    let (_, id, mut socket) = member_socket(&app, "ant@x.io", "ant").await;
-    let topic = format!("member:{id}:account");
-    subscribe(&mut socket, &topic).await;
-    let hub = &app.state.hub;
-    let first = hub
-        .publish(&topic, "event", &json!({"kind": "test", "n": 0}))
-        .expect("a subscriber");
-    let event = until_op(&mut socket, "event").await;
-    assert_eq!(event["seq"], first);
-    // Far more than a topic keeps, published without letting the socket's writer run
-    // (this test's runtime has one thread).
-    let count = moat_server::hub::TOPIC_CAPACITY as u64 * 4;
-    let mut last = first;
-    for n in 1..=count {
-        last = hub
-            .publish(&topic, "event", &json!({"kind": "test", "n": n}))
-            .unwrap();
+    for db in TestDatabase::all().await {
+        let app = spawn(db).await;
+        let (_, id, mut socket) = member_socket(&app, "ant@x.io", "ant").await;
+        let topic = format!("member:{id}:account");
+        subscribe(&mut socket, &topic).await;
+        let hub = &app.state.hub;
+        let first = hub
+            .publish(&topic, "event", &json!({"kind": "test", "n": 0}))
+            .expect("a subscriber");
+        let event = until_op(&mut socket, "event").await;
+        assert_eq!(event["seq"], first);
+        // Far more than a topic keeps, published without letting the socket's writer run
+        // (this test's runtime has one thread).
+        let count = moat_server::hub::TOPIC_CAPACITY as u64 * 4;
+        let mut last = first;
+        for n in 1..=count {
+            last = hub
+                .publish(&topic, "event", &json!({"kind": "test", "n": n}))
+                .unwrap();
+        }
+        let gap = until_op(&mut socket, "gap").await;
+        assert_eq!(gap, json!({"op": "gap", "topic": topic, "last_seq": first}));
+        // Then the newest frames, in order, up to the last published.
+        let mut seqs = Vec::new();
+        while seqs.last() != Some(&last) {
+            let f = until_op(&mut socket, "event").await;
+            seqs.push(f["seq"].as_u64().unwrap());
+        }
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+        assert!(seqs[0] > first, "{seqs:?}");
+        assert!(
+            seqs.len() <= moat_server::hub::TOPIC_CAPACITY,
+            "only what the topic kept: {seqs:?}"
+        );
     }
-    let gap = until_op(&mut socket, "gap").await;
-    assert_eq!(gap, json!({"op": "gap", "topic": topic, "last_seq": first}));
-    // Then the newest frames, in order, up to the last published.
-    let mut seqs = Vec::new();
-    while seqs.last() != Some(&last) {
-        let f = until_op(&mut socket, "event").await;
-        seqs.push(f["seq"].as_u64().unwrap());
-    }
-    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
-    assert!(seqs[0] > first, "{seqs:?}");
-    assert!(
-        seqs.len() <= moat_server::hub::TOPIC_CAPACITY,
-        "only what the topic kept: {seqs:?}"
-    );
 }
 
 #[tokio::test]
