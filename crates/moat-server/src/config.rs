@@ -177,20 +177,34 @@ pub trait Section: Default + Serialize + serde::de::DeserializeOwned {
     fn default_toml(&self) -> String;
 }
 
-/// What [`Config::load`] does with each section, without knowing its type.
-struct SectionInfo {
-    name: &'static str,
-    legacy: Option<&'static str>,
-    env_keys: &'static [&'static str],
+/// A [`Section`] seen without its type, so that [`Config::sections`] can list them.
+trait AnySection {
+    fn name(&self) -> &'static str;
+    fn legacy_name(&self) -> Option<&'static str>;
+    fn env_keys(&self) -> &'static [&'static str];
+    fn check(&self) -> Result<(), ConfigError>;
+    fn commented(&self) -> String;
 }
 
-impl SectionInfo {
-    fn of<S: Section>(_: &S) -> Self {
-        Self {
-            name: S::NAME,
-            legacy: S::LEGACY_NAME,
-            env_keys: S::ENV_KEYS,
-        }
+impl<S: Section> AnySection for S {
+    fn name(&self) -> &'static str {
+        S::NAME
+    }
+
+    fn legacy_name(&self) -> Option<&'static str> {
+        S::LEGACY_NAME
+    }
+
+    fn env_keys(&self) -> &'static [&'static str] {
+        S::ENV_KEYS
+    }
+
+    fn check(&self) -> Result<(), ConfigError> {
+        self.validate()
+    }
+
+    fn commented(&self) -> String {
+        self.default_toml()
     }
 }
 
@@ -247,17 +261,18 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
     ) -> Result<figment::value::Map<figment::Profile, figment::value::Dict>, figment::Error> {
         let mut data = self.0.data()?;
         for dict in data.values_mut() {
-            for info in Config::default().sections() {
-                let Some(legacy) = info.legacy else { continue };
+            for section in Config::default().sections() {
+                let (name, Some(legacy)) = (section.name(), section.legacy_name()) else {
+                    continue;
+                };
                 if let Some(old) = dict.remove(legacy) {
-                    if dict.contains_key(info.name) {
+                    if dict.contains_key(name) {
                         return Err(figment::Error::from(format!(
-                            "`[{legacy}]` is the former name of `[{}]`: keep one of them",
-                            info.name
+                            "`[{legacy}]` is the former name of `[{name}]`: keep one of them"
                         )));
                     }
-                    tracing::warn!("`[{legacy}]` is now called `[{}]`", info.name);
-                    dict.insert(info.name.to_owned(), old);
+                    tracing::warn!("`[{legacy}]` is now called `[{name}]`");
+                    dict.insert(name.to_owned(), old);
                 }
             }
         }
@@ -267,32 +282,13 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
 
 impl Config {
     /// The areas' sections: one line per area (beside its field above).
-    fn sections(&self) -> [SectionInfo; 4] {
+    fn sections(&self) -> [&dyn AnySection; 4] {
         [
-            SectionInfo::of(&self.accounts),
-            SectionInfo::of(&self.market),
-            SectionInfo::of(&self.portfolio),
-            SectionInfo::of(&self.observability),
+            &self.accounts,
+            &self.market,
+            &self.portfolio,
+            &self.observability,
         ]
-    }
-
-    /// Each section's checks, in the order of [`Config::sections`].
-    fn validate_sections(&self) -> Result<(), ConfigError> {
-        self.accounts.validate()?;
-        self.market.validate()?;
-        self.portfolio.validate()?;
-        self.observability.validate()
-    }
-
-    /// Each section's commented defaults, in the order of [`Config::sections`].
-    fn sections_toml(&self) -> String {
-        [
-            self.accounts.default_toml(),
-            self.market.default_toml(),
-            self.portfolio.default_toml(),
-            self.observability.default_toml(),
-        ]
-        .join("\n")
     }
 
     /// Loads the layers. `file` is an explicit `--config` path (must exist); without
@@ -318,13 +314,12 @@ impl Config {
         // figment's `only`: these keys and no others (not a test filter), so an
         // unrelated `MOAT_…` variable is not an unknown key.
         figment = figment.merge(Env::prefixed("MOAT_").only(ENV_KEYS));
-        for info in Config::default().sections() {
-            let name = info.name;
-            let prefixes = info.legacy.into_iter().chain([name]);
-            for prefix in prefixes {
+        for section in Config::default().sections() {
+            let name = section.name();
+            for prefix in section.legacy_name().into_iter().chain([name]) {
                 figment = figment.merge(
                     Env::prefixed(&format!("MOAT_{}_", prefix.to_ascii_uppercase()))
-                        .only(info.env_keys)
+                        .only(section.env_keys())
                         .map(move |k| format!("{name}.{k}").into()),
                 );
             }
@@ -375,7 +370,7 @@ impl Config {
                 )));
             }
         }
-        self.validate_sections()
+        self.sections().iter().try_for_each(|s| s.check())
     }
 
     /// Creates `data_dir` and its missing parents, readable by the owner only (0700 on
@@ -489,7 +484,12 @@ delayed_scripts = []
             header_timeout = d.header_read_timeout_secs,
             idle_timeout = d.idle_timeout_secs,
             max_conns = d.max_connections,
-            sections = d.sections_toml(),
+            sections = d
+                .sections()
+                .iter()
+                .map(|s| s.commented())
+                .collect::<Vec<_>>()
+                .join("\n"),
         )
     }
 }
