@@ -22,6 +22,7 @@ pub const QUOTE_PERSIST_INTERVAL: Duration = Duration::from_secs(30);
 pub const CATCH_UP_INTERVAL: Duration = Duration::from_secs(3600);
 /// First wait after a real provider fails; doubles up to [`BACKOFF_MAX`].
 pub const BACKOFF_START: Duration = Duration::from_secs(30);
+/// Longest wait between a failing real provider's retries.
 pub const BACKOFF_MAX: Duration = Duration::from_secs(30 * 60);
 
 impl MarketService {

@@ -22,7 +22,9 @@ use std::{
 };
 
 use chrono::NaiveDate;
-use moat_market::{catalog as curated, simulator::Simulator, Instrument, InstrumentId, Market};
+use moat_market::{
+    catalog as curated, simulator::Simulator, Instrument, InstrumentId, Market, ProviderKind, Quote,
+};
 use moat_storage::MarketStorage;
 
 pub use candles::*;
@@ -47,7 +49,7 @@ pub struct MarketService {
     simulator: Simulator,
     providers: HashMap<Market, ProviderSlot>,
     catalog: RwLock<Arc<Catalog>>,
-    quotes: RwLock<HashMap<InstrumentId, moat_market::Quote>>,
+    quotes: RwLock<HashMap<InstrumentId, Quote>>,
     /// When a real provider was last asked for each quote, successfully or not.
     polled: RwLock<HashMap<InstrumentId, tokio::time::Instant>>,
     /// Where quotes are published (the hub lives in `AppState`).
@@ -113,7 +115,7 @@ impl MarketService {
 
     /// Whether an instrument's prices come from the simulator.
     pub fn is_simulated(&self, instrument: &Instrument) -> bool {
-        self.slot(instrument).kind == moat_market::ProviderKind::Simulator
+        self.slot(instrument).kind == ProviderKind::Simulator
     }
 }
 
