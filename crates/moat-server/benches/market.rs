@@ -78,9 +78,9 @@ async fn bench_server() {
     // instrument has its history.
     let t = Instant::now();
     let app = moat_server::Application::build(config).await.unwrap();
-    let market = app.state().market.service.clone();
-    let count = market.catalog().by_id.len();
-    while market.storage().latest_candle_dates().await.unwrap().len() < count {
+    let market = app.state().market.clone();
+    let count = market.service.catalog().by_id.len();
+    while market.storage.latest_candle_dates().await.unwrap().len() < count {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     println!(

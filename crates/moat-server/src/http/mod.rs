@@ -89,17 +89,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(accounts::routes::oidc_signup))
         .merge(portfolio::routes())
-        .routes(routes!(market::routes::search))
-        .routes(routes!(market::routes::get_instrument))
-        .routes(routes!(market::routes::get_quote))
-        .routes(routes!(market::routes::get_candles))
-        .routes(routes!(market::routes::get_fx))
-        .routes(routes!(market::routes::overview))
-        .routes(routes!(market::routes::providers))
-        .routes(routes!(
-            market::routes::get_favorites,
-            market::routes::put_favorites
-        ))
+        .merge(market::routes())
         .routes(routes!(observability::console::list_sessions))
         .routes(routes!(observability::console::get_session))
         .routes(routes!(observability::console::get_replay))

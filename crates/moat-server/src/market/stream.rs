@@ -6,7 +6,7 @@ use std::sync::{Arc, Weak};
 
 use moat_market::{Instrument, InstrumentId, Quote};
 
-use super::{routes::QuoteDto, MarketService};
+use super::{dto::QuoteDto, MarketService};
 use crate::hub::{Access, Hub, Pushed, TopicPolicy};
 
 pub use crate::hub::{
@@ -51,13 +51,13 @@ impl TopicPolicy for QuoteTopics {
 impl MarketService {
     /// Registers the `quote:` topics on the hub.
     pub fn register_topics(self: &Arc<Self>) {
-        self.hub
+        self.hub()
             .register(QUOTE_TOPIC, Arc::new(QuoteTopics(Arc::downgrade(self))));
     }
 
     /// Publishes a quote to its topic's subscribers, if any.
     pub(super) fn publish_quote(&self, quote: &Quote) {
-        self.hub.publish(
+        self.hub().publish(
             &topic_of(&quote.instrument_id),
             QUOTE_OP,
             &QuoteDto::from(quote),
@@ -66,7 +66,7 @@ impl MarketService {
 
     /// Instruments somebody is watching.
     pub fn quote_topics(&self) -> Vec<InstrumentId> {
-        self.hub
+        self.hub()
             .topics_with_prefix(QUOTE_TOPIC)
             .iter()
             .filter_map(|t| t.strip_prefix(QUOTE_TOPIC)?.parse().ok())
@@ -83,12 +83,12 @@ impl MarketService {
         hub: &Hub,
     ) -> Option<Pushed> {
         if self.is_simulated(instrument) {
-            self.accept_quote(self.simulator.quote_at(instrument, chrono::Utc::now()));
+            self.simulate_quote(instrument, chrono::Utc::now());
         } else {
             self.quote(instrument).await?;
         }
-        let quotes = self.quotes.read().unwrap_or_else(|e| e.into_inner());
-        let quote = quotes.get(&instrument.id)?;
-        Some(hub.current(topic, QUOTE_OP, &QuoteDto::from(quote)))
+        self.with_quote(&instrument.id, |quote| {
+            hub.current(topic, QUOTE_OP, &QuoteDto::from(quote))
+        })
     }
 }

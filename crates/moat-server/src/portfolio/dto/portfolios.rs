@@ -7,7 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::TotalsDto;
 use crate::{
     http::error::ErrorCode,
-    market::routes::rfc3339,
+    market::dto::rfc3339,
     portfolio::{cache::LedgerState, service::api_field},
 };
 

@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use super::{domain_error, fx_history, latest_fx, settings_of, snapshot};
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
-    market::routes::{find, parse_date},
+    market::service::parse_date,
     portfolio::dto::{
         CalendarDividend, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
         ProjectionMonthDto, ReceivedDividendDto,
@@ -68,7 +68,7 @@ pub async fn instrument_dividends(
     from: Option<&str>,
     to: Option<&str>,
 ) -> Result<Vec<DividendDto>, ApiError> {
-    let inst = find(&state.market, raw)?;
+    let inst = state.market.find(raw)?;
     let id = inst.id.clone();
     let today = Utc::now().date_naive();
     let (from, to) = range(from, to, today - Duration::days(365), 730)?;
@@ -136,8 +136,7 @@ pub async fn calendar(
     // Real providers' dividends, as stored.
     let stored = state
         .market
-        .storage()
-        .upcoming_dividends(from, to, country.as_deref(), None)
+        .reported_dividends(from, to, country.as_deref())
         .await?;
     for (id, d) in stored {
         if let Some(inst) = catalog.by_id.get(&id) {

@@ -45,7 +45,6 @@ pub async fn latest_fx(state: &PortfolioState) -> FxRates {
     }
     let today = Utc::now().date_naive();
     if let Ok(rates) = market
-        .storage()
         .fx_rates(FX_PAIR.0, FX_PAIR.1, today - Duration::days(31), today)
         .await
     {
@@ -63,7 +62,6 @@ pub async fn fx_history(state: &PortfolioState, from: NaiveDate) -> Result<FxHis
     let mut history = FxHistory::new();
     let rates = state
         .market
-        .storage()
         .fx_rates(FX_PAIR.0, FX_PAIR.1, from - Duration::days(7), today)
         .await?;
     for r in rates {

@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
-    market::routes::rfc3339,
+    market::dto::rfc3339,
     portfolio::PortfolioState,
     portfolio::{
         cache::LedgerState,
