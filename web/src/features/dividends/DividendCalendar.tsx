@@ -10,6 +10,7 @@ import { addDays, addMonths, daysInMonth, isIsoMonth, monthOf, monthRange, month
 import { eventsByDate, type DividendEvent, type EventType } from './events';
 import { formatDay, formatFullDay, formatMonth, formatPerShare, weekdayNames } from './format';
 import { useDividendCountry } from './prefs';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 type View = 'month' | 'list';
 
@@ -78,20 +79,12 @@ export function DividendCalendar() {
         <h2 id={titleId} className="dividends-section-title">
           {t('calendar.title')}
         </h2>
-        <div className="dividends-segmented" role="group" aria-label={t('calendar.country.label')}>
-          {COUNTRY_FILTERS.map((c: CountryFilter) => (
-            <button
-              key={c}
-              type="button"
-              className="dividends-segmented__button"
-              aria-pressed={country === c}
-              onClick={() => setCountry(c)}
-              data-testid={`country-${c}`}
-            >
-              {t(`calendar.country.${c}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          label={t('calendar.country.label')}
+          segments={COUNTRY_FILTERS.map((c: CountryFilter) => ({ value: c, label: t(`calendar.country.${c}`), testId: `country-${c}` }))}
+          value={country}
+          onChange={setCountry}
+        />
       </div>
 
       <div className="dividends-calendar__bar">
@@ -130,20 +123,12 @@ export function DividendCalendar() {
           >
             {t('calendar.thisMonth')}
           </button>
-          <div className="dividends-segmented" role="group" aria-label={t('calendar.view.label')}>
-            {(['month', 'list'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                className="dividends-segmented__button"
-                aria-pressed={view === v}
-                onClick={() => update({ view: v === 'month' ? null : v }, true)}
-                data-testid={`view-${v}`}
-              >
-                {t(`calendar.view.${v}`)}
-              </button>
-            ))}
-          </div>
+          <SegmentedControl
+            label={t('calendar.view.label')}
+            segments={(['month', 'list'] as const).map((v) => ({ value: v, label: t(`calendar.view.${v}`), testId: `view-${v}` }))}
+            value={view}
+            onChange={(v) => update({ view: v === 'month' ? null : v }, true)}
+          />
         </div>
       </div>
 

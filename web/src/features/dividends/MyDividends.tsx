@@ -21,6 +21,7 @@ import { Amount } from './Amount';
 import { formatAmount, formatPerShare, formatQuantity, formatShortDate, formatYield } from './format';
 import { ProjectionChart } from './ProjectionChart';
 import { initialDividendCurrency, useAmountsLocked } from './prefs';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 /** The member's own dividends; a visitor is asked to log in. */
 export function MyDividends() {
@@ -38,20 +39,12 @@ export function MyDividends() {
         </h2>
         {isLoggedIn && (
           <div className="dividends-me__controls">
-            <div className="dividends-segmented" role="group" aria-label={t('me.currency.label')}>
-              {(['KRW', 'USD'] as const).map((c) => (
-                <button
-                  key={c}
-                  type="button"
-                  className="dividends-segmented__button"
-                  aria-pressed={currency === c}
-                  onClick={() => setCurrency(c)}
-                  data-testid={`currency-${c}`}
-                >
-                  {t(`me.currency.${c}`)}
-                </button>
-              ))}
-            </div>
+            <SegmentedControl
+              label={t('me.currency.label')}
+              segments={(['KRW', 'USD'] as const).map((c) => ({ value: c, label: t(`me.currency.${c}`), testId: `currency-${c}` }))}
+              value={currency}
+              onChange={setCurrency}
+            />
             <button
               type="button"
               className="dividends-icon-button dividends-lock"

@@ -7,6 +7,7 @@ import { ALLOCATION_BYS, type AllocationBy, type CurrencyParam, type Slice, type
 import { useAllocation, type PortfolioRef } from './api';
 import { usePortfolioT, type PortfolioT } from './messages';
 import { Amount, LoadFailed, Percent } from './ui';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 const CASH_KEY = 'cash';
 const UNKNOWN_KEY = 'unknown';
@@ -33,20 +34,13 @@ export const AllocationSection = memo(function AllocationSection({ id, currency,
           {t('allocation.title')}
         </h2>
       </div>
-      <div className="pf-segmented pf-segmented--scroll" role="group" aria-label={t('allocation.title')}>
-        {ALLOCATION_BYS.map((b) => (
-          <button
-            key={b}
-            type="button"
-            className="pf-segmented__button"
-            aria-pressed={by === b}
-            onClick={() => setBy(b)}
-            data-testid={`allocation-by-${b}`}
-          >
-            {t(`allocation.by.${b}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl
+        overflow="scroll"
+        label={t('allocation.title')}
+        segments={ALLOCATION_BYS.map((b) => ({ value: b, label: t(`allocation.by.${b}`), testId: `allocation-by-${b}` }))}
+        value={by}
+        onChange={setBy}
+      />
       {remote.isError && !remote.data ? (
         <LoadFailed onRetry={() => void remote.refetch()} />
       ) : !slices ? (

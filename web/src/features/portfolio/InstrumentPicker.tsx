@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useDebouncedValue } from '@/shared/hooks/useDebouncedValue';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Instrument } from '@/shared/market/api-types';
 import { instrumentNames } from '@/shared/market/ids';
@@ -8,16 +9,6 @@ import { usePortfolioT } from './messages';
 
 /** Typing must pause this long before a search is sent. */
 export const PICKER_DEBOUNCE_MS = 200;
-
-/** `value`, once it has stayed the same for `delayMs`. */
-function useDebouncedValue<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 /** What can be held: not indices or exchange rates. */
 const holdable = (i: Instrument) => i.kind === 'stock' || i.kind === 'etf' || i.kind === 'crypto';

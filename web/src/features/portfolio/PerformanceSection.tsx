@@ -7,6 +7,7 @@ import { explanationText } from './explain';
 import { usePortfolioT } from './messages';
 import { returnSeries, type Line } from './return-series';
 import { Amount, LoadFailed, Percent } from './ui';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 // lightweight-charts comes with the chart itself, in its own chunk.
 const ReturnChart = lazy(() => import('./ReturnChart'));
@@ -48,20 +49,16 @@ export const PerformanceSection = memo(function PerformanceSection({ id, currenc
         <h2 id="pf-performance-title" className="pf-section__title">
           {t('performance.title')}
         </h2>
-        <div className="pf-segmented" role="group" aria-label={t('performance.benchmark')}>
-          {BENCHMARKS.map((b) => (
-            <button
-              key={b}
-              type="button"
-              className="pf-segmented__button"
-              aria-pressed={benchmark === b}
-              onClick={() => setBenchmark(b)}
-              data-testid={`benchmark-${benchmarkName(b)}`}
-            >
-              {t(`performance.benchmarks.${benchmarkName(b)}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          label={t('performance.benchmark')}
+          segments={BENCHMARKS.map((b) => ({
+            value: b,
+            label: t(`performance.benchmarks.${benchmarkName(b)}`),
+            testId: `benchmark-${benchmarkName(b)}`,
+          }))}
+          value={benchmark}
+          onChange={setBenchmark}
+        />
       </div>
 
       {performance.isError && !data ? (
@@ -73,20 +70,18 @@ export const PerformanceSection = memo(function PerformanceSection({ id, currenc
       ) : (
         <>
           {periods.length > 0 && chosen && (
-            <div className="pf-segmented pf-segmented--scroll pf-periods" role="group" aria-label={t('performance.period')}>
-              {periods.map((p) => (
-                <button
-                  key={p.period}
-                  type="button"
-                  className="pf-segmented__button"
-                  aria-pressed={chosen.period === p.period}
-                  onClick={() => setPeriod(p.period)}
-                  data-testid={`period-${p.period}`}
-                >
-                  {t(`performance.periodButtons.${p.period}`)}
-                </button>
-              ))}
-            </div>
+            <SegmentedControl
+              className="pf-periods"
+              overflow="scroll"
+              label={t('performance.period')}
+              segments={periods.map((p) => ({
+                value: p.period,
+                label: t(`performance.periodButtons.${p.period}`),
+                testId: `period-${p.period}`,
+              }))}
+              value={chosen.period}
+              onChange={setPeriod}
+            />
           )}
           {series.portfolio.points.length >= 2 && (
             <figure className={`pf-chart${performance.isPlaceholderData ? ' pf-stale' : ''}`} data-testid="return-chart">

@@ -6,6 +6,7 @@ import { direction } from '@/shared/market/format';
 import { formatAmount, formatSignedPercent, formatUnitPrice, formatWeight, MASK } from './format';
 import { usePortfolioT } from './messages';
 import { useAmountsLocked, useCurrencyMode } from './prefs';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 /**
  * Width class of an amount's slot. A masked amount keeps the same class, so its box is
@@ -78,20 +79,13 @@ export function CurrencyModeSwitch() {
       <span id={labelId} className="pf-control__label">
         {t('controls.currency')}
       </span>
-      <div className="pf-segmented" role="group" aria-labelledby={labelId} data-testid="currency-mode">
-        {CURRENCY_MODES.map((m: CurrencyMode) => (
-          <button
-            key={m}
-            type="button"
-            className="pf-segmented__button"
-            aria-pressed={mode === m}
-            onClick={() => setMode(m)}
-            data-testid={`currency-${m}`}
-          >
-            {t(`controls.currencyMode.${m}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl
+        labelledBy={labelId}
+        testId="currency-mode"
+        segments={CURRENCY_MODES.map((m: CurrencyMode) => ({ value: m, label: t(`controls.currencyMode.${m}`), testId: `currency-${m}` }))}
+        value={mode}
+        onChange={setMode}
+      />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/shared/
 import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { useToast } from '@/shared/ui/toast';
-import { useDebouncedValue } from './useDebouncedValue';
+import { useDebouncedValue } from '@/shared/hooks/useDebouncedValue';
 import './search.css';
 
 export { messagesReady } from './messages';

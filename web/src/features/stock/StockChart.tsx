@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import type { Instrument } from '@/shared/market/api-types';
 import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '@/shared/market/candles';
 import type { ChartMode } from './ChartCanvas';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 // lightweight-charts (~60 KiB gzip) comes with the chart itself, in its own chunk.
 const ChartCanvas = lazy(() => import('./ChartCanvas'));
@@ -37,34 +38,20 @@ export function StockChart({ instrument }: { instrument: Instrument }) {
         <h2 id="chart-title" className="stock-section__title">
           {t('chart.title')}
         </h2>
-        <div className="segmented" role="group" aria-label={t('chart.modes')}>
-          {MODES.map((m) => (
-            <button
-              key={m}
-              type="button"
-              className="segmented__button"
-              aria-pressed={mode === m}
-              onClick={() => setMode(m)}
-            >
-              {t(`chart.${m}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          label={t('chart.modes')}
+          segments={MODES.map((m) => ({ value: m, label: t(`chart.${m}`) }))}
+          value={mode}
+          onChange={setMode}
+        />
       </div>
-      <div className="chart__ranges segmented" role="group" aria-label={t('chart.ranges')}>
-        {CANDLE_RANGES.map((r) => (
-          <button
-            key={r}
-            type="button"
-            className="segmented__button"
-            aria-pressed={range === r}
-            onClick={() => chooseRange(r)}
-            data-testid={`range-${r}`}
-          >
-            {t(`chart.range.${r}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl
+        className="chart__ranges"
+        label={t('chart.ranges')}
+        segments={CANDLE_RANGES.map((r) => ({ value: r, label: t(`chart.range.${r}`), testId: `range-${r}` }))}
+        value={range}
+        onChange={chooseRange}
+      />
       <div className="chart__body" aria-busy={candles.isFetching}>
         {candles.isError && !candles.data ? (
           <div className="chart__message" role="alert">

@@ -12,6 +12,7 @@ import { formatClock, formatMillis, shortUrl } from '../format';
 import { useObserveT } from '../messages';
 import { errorGroupPath, tracePath } from '../paths';
 import { StackTrace } from './StackTrace';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 export const TIMELINE_GROUPS = {
   pages: ['load', 'navigate', 'reload'],
@@ -136,25 +137,18 @@ export const Timeline = memo(function Timeline({ items, offsetOf, onSeek }: Time
         <h2 className="observe__subtitle" id={`${labelId}-title`}>
           {t('session.timeline.title')}
         </h2>
-        <div
-          className="observe-segmented observe-segmented--wrap"
-          role="group"
-          aria-label={t('session.timeline.filter')}
-          data-testid="timeline-filter"
-        >
-          {(['all', ...Object.keys(TIMELINE_GROUPS)] as (Group | 'all')[]).map((g) => (
-            <button
-              key={g}
-              type="button"
-              className="observe-segmented__button"
-              aria-pressed={group === g}
-              onClick={() => setGroup(g)}
-              data-testid={`timeline-filter-${g}`}
-            >
-              {g === 'all' ? t('session.timeline.all') : t(`session.timeline.groups.${g}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          overflow="wrap"
+          label={t('session.timeline.filter')}
+          testId="timeline-filter"
+          segments={(['all', ...Object.keys(TIMELINE_GROUPS)] as (Group | 'all')[]).map((g) => ({
+            value: g,
+            label: g === 'all' ? t('session.timeline.all') : t(`session.timeline.groups.${g}`),
+            testId: `timeline-filter-${g}`,
+          }))}
+          value={group}
+          onChange={setGroup}
+        />
       </div>
       {shown.length === 0 ? (
         <p className="observe__muted observe-timeline__empty">{t('session.timeline.empty')}</p>

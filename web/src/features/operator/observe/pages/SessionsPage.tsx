@@ -20,6 +20,7 @@ import { Empty, LoadMore, Loading, MemberLabel, PageHeader, QueryProblem } from 
 import { formatClock, formatDateTime, millisBetween, nicknameOf, shortUrl } from '../format';
 import { useObserveT } from '../messages';
 import { sessionPath } from '../paths';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 /** The filter form. Text and dates apply on submit; the switches apply at once. */
 function FiltersForm({ value, onApply }: { value: SessionFilters; onApply: (filters: SessionFilters) => void }) {
@@ -82,20 +83,17 @@ function FiltersForm({ value, onApply }: { value: SessionFilters; onApply: (filt
           <span id={envLabel} className="observe-field__label">
             {t('sessions.filters.environment')}
           </span>
-          <div className="observe-segmented" role="group" aria-labelledby={envLabel} data-testid="filter-environment">
-            {(['', ...ENVIRONMENTS] as const).map((env) => (
-              <button
-                key={env || 'all'}
-                type="button"
-                className="observe-segmented__button"
-                aria-pressed={draft.environment === env}
-                onClick={() => applyNow({ environment: env })}
-                data-testid={`filter-env-${env || 'all'}`}
-              >
-                {t(`sessions.filters.${env || 'all'}`)}
-              </button>
-            ))}
-          </div>
+          <SegmentedControl
+            labelledBy={envLabel}
+            testId="filter-environment"
+            segments={(['', ...ENVIRONMENTS] as const).map((env) => ({
+              value: env,
+              label: t(`sessions.filters.${env || 'all'}`),
+              testId: `filter-env-${env || 'all'}`,
+            }))}
+            value={draft.environment}
+            onChange={(env) => applyNow({ environment: env })}
+          />
         </div>
         <div className="observe-filters__checks">
           <label className="observe-check">

@@ -11,6 +11,7 @@ import { Empty, Loading, PageHeader, QueryProblem } from '../components/ui';
 import { VitalsChart, ratingOf } from '../components/VitalsChart';
 import { formatVital } from '../format';
 import { useObserveT } from '../messages';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 const NAMES = ['LCP', 'FCP', 'CLS', 'INP', 'TTFB', 'FID'] as const;
 type Name = (typeof NAMES)[number];
@@ -103,20 +104,17 @@ export function VitalsPage() {
         <span id={rangeLabel} className="observe-field__label">
           {t('vitals.range')}
         </span>
-        <div className="observe-segmented" role="group" aria-labelledby={rangeLabel} data-testid="vitals-range">
-          {(Object.keys(VITALS_RANGES) as VitalsRange[]).map((r) => (
-            <button
-              key={r}
-              type="button"
-              className="observe-segmented__button"
-              aria-pressed={range === r}
-              onClick={() => setParams(r === 'week' ? {} : { range: r }, { replace: true })}
-              data-testid={`vitals-range-${r}`}
-            >
-              {t(`vitals.ranges.${r}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          labelledBy={rangeLabel}
+          testId="vitals-range"
+          segments={(Object.keys(VITALS_RANGES) as VitalsRange[]).map((r) => ({
+            value: r,
+            label: t(`vitals.ranges.${r}`),
+            testId: `vitals-range-${r}`,
+          }))}
+          value={range}
+          onChange={(r) => setParams(r === 'week' ? {} : { range: r }, { replace: true })}
+        />
         {data && (
           <span className="observe__muted">
             {t('vitals.period', {
