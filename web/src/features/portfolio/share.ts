@@ -3,11 +3,12 @@
  * today's change, return and the largest holdings with their weights. With the lock on
  * (`MOAT_META_PORTFOLIO_LOCK`) every amount is drawn as `•••••`; percentages stay.
  *
- * The same drawing approach as the settings' share card (a 2D canvas, `toDataURL`), kept
- * here because features do not import each other. The text is prepared first
- * ({@link shareCardModel}) so what the card says is decided in one place.
+ * Drawn with `shared/lib/canvas` (the canvas set-up, the brand band, text that fits). The
+ * text is prepared first ({@link shareCardModel}) so what the card says is decided in one
+ * place.
  */
 import { formatDate } from '@/shared/i18n/format';
+import { CANVAS_FONT as FONT, canvasToPng, createCanvas, fillBrandGradient, fitText as fit } from '@/shared/lib/canvas';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
 import { direction, type Direction } from '@/shared/market/format';
@@ -87,7 +88,6 @@ export function shareColors(doc: Document = document): ShareColors {
   return { up: read('--color-rise', '#e0323b'), down: read('--color-fall', '#1f6fe5') };
 }
 
-const FONT = "'Pretendard', 'Apple SD Gothic Neo', 'Noto Sans KR', system-ui, sans-serif";
 /** Layout width in CSS pixels; drawn at twice that for sharp text on phones. */
 const WIDTH = 600;
 const SCALE = 2;
@@ -99,42 +99,22 @@ export function shareCardHeight(rows: number): number {
   return 332 + Math.max(rows, 1) * ROW + 48;
 }
 
-/** `text`, shortened with `…` until it fits `max` pixels in the current font. */
-function fit(ctx: CanvasRenderingContext2D, text: string, max: number): string {
-  if (ctx.measureText(text).width <= max) return text;
-  const chars = [...text];
-  while (chars.length > 1 && ctx.measureText(`${chars.join('')}…`).width > max) chars.pop();
-  return `${chars.join('')}…`;
-}
-
 /**
  * Draws the card and returns it as a PNG data URL, or `null` where the browser cannot
  * draw (no 2D canvas).
  */
 export function drawShareCard(model: ShareCardModel, colors: ShareColors, doc: Document = document): string | null {
   const height = shareCardHeight(model.holdings.length);
-  const canvas = doc.createElement('canvas');
-  canvas.width = WIDTH * SCALE;
-  canvas.height = height * SCALE;
-  let ctx: CanvasRenderingContext2D | null = null;
-  try {
-    ctx = canvas.getContext('2d');
-  } catch {
-    return null;
-  }
-  if (!ctx) return null;
-  ctx.scale(SCALE, SCALE);
+  const drawing = createCanvas(WIDTH, height, SCALE, doc);
+  if (!drawing) return null;
+  const { canvas, ctx } = drawing;
   const colour = (d: Direction) => (d === 'up' ? colors.up : d === 'down' ? colors.down : '#5b6577');
   const inner = WIDTH - PAD * 2;
 
   // Background and the brand band.
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, WIDTH, height);
-  const band = ctx.createLinearGradient(0, 0, WIDTH, 72);
-  band.addColorStop(0, '#0f2a5c');
-  band.addColorStop(1, '#1c5fd4');
-  ctx.fillStyle = band;
-  ctx.fillRect(0, 0, WIDTH, 72);
+  fillBrandGradient(ctx, WIDTH, 72);
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
   ctx.fillStyle = '#ffffff';
@@ -209,11 +189,7 @@ export function drawShareCard(model: ShareCardModel, colors: ShareColors, doc: D
     ctx.font = `500 13px ${FONT}`;
     ctx.fillText(fit(ctx, model.footer, inner), PAD, height - 24);
   }
-  try {
-    return canvas.toDataURL('image/png');
-  } catch {
-    return null;
-  }
+  return canvasToPng(canvas);
 }
 
 /** `moat-키움-메인-2026-11-23.png` → a name safe for every file system. */

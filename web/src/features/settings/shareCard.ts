@@ -1,7 +1,7 @@
+import { CANVAS_FONT as FONT, canvasToPng, createCanvas, fillBrandGradient } from '@/shared/lib/canvas';
+
 /** Size of the shared card image (the Open Graph ratio, at half resolution). */
 export const SHARE_CARD_SIZE = { width: 600, height: 315 } as const;
-
-const FONT = "'Pretendard', 'Apple SD Gothic Neo', 'Noto Sans KR', system-ui, sans-serif";
 
 export interface ShareCardText {
   title: string;
@@ -13,23 +13,11 @@ export interface ShareCardText {
  * the browser cannot draw (no 2D canvas).
  */
 export function renderShareCard({ title, text }: ShareCardText, doc: Document = document): string | null {
-  const canvas = doc.createElement('canvas');
-  canvas.width = SHARE_CARD_SIZE.width;
-  canvas.height = SHARE_CARD_SIZE.height;
-  let ctx: CanvasRenderingContext2D | null = null;
-  try {
-    ctx = canvas.getContext('2d');
-  } catch {
-    return null;
-  }
-  if (!ctx) return null;
   const { width, height } = SHARE_CARD_SIZE;
-
-  const background = ctx.createLinearGradient(0, 0, width, height);
-  background.addColorStop(0, '#0f2a5c');
-  background.addColorStop(1, '#1c5fd4');
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, width, height);
+  const drawing = createCanvas(width, height, 1, doc);
+  if (!drawing) return null;
+  const { canvas, ctx } = drawing;
+  fillBrandGradient(ctx, width, height);
 
   // The mark: a keep with battlements over a wave.
   ctx.save();
@@ -50,5 +38,5 @@ export function renderShareCard({ title, text }: ShareCardText, doc: Document = 
   ctx.fillStyle = 'rgba(255, 255, 255, 0.82)';
   ctx.font = `500 24px ${FONT}`;
   ctx.fillText(text, 48, 232, width - 96);
-  return canvas.toDataURL('image/png');
+  return canvasToPng(canvas);
 }
