@@ -8,11 +8,12 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { authKeys, changePassword, exportMe, meQueryOptions, providersQueryOptions, updateMe } from './api';
 import type { Me, OidcProvider } from './api-types';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { errorMessage, useFormError } from './errors';
-import { Field, Rule, focusFirstInvalid } from './Field';
+import { Rule } from './Rule';
 import { nicknameProblem, passwordProblem } from './rules';
 import './auth.css';
 
@@ -181,7 +182,7 @@ function NicknameSection({ me }: { me: Me }) {
         <div className="auth-alert" role="alert">
           {form.message}
         </div>
-        <Field
+        <InputField
           label={t('fields.nickname')}
           type="text"
           name="nickname"
@@ -261,7 +262,7 @@ function PasswordSection({ me }: { me: Me }) {
         {/* For password managers: which account this is. */}
         <input type="text" name="username" autoComplete="username" value={me.email ?? me.nickname} readOnly hidden />
         {me.has_password && (
-          <Field
+          <InputField
             label={t('fields.currentPassword')}
             type="password"
             name="current_password"
@@ -274,7 +275,7 @@ function PasswordSection({ me }: { me: Me }) {
             }}
           />
         )}
-        <Field
+        <InputField
           label={t('fields.newPassword')}
           type="password"
           name="new_password"

@@ -7,10 +7,10 @@ import { useAuth } from '@/shared/auth/auth-context';
 import { markLoggingOut } from '@/shared/auth/RequireAuth';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { deleteMe } from './api';
 import type { Me, OidcProvider } from './api-types';
 import { useFormError } from './errors';
-import { Field, focusFirstInvalid } from './Field';
 import { ProviderButtons } from './ProviderButtons';
 
 const HERE = '/settings/account';
@@ -78,7 +78,7 @@ export function DeleteAccountDialog({ me, providers, onClose }: DeleteAccountDia
           <>
             <p className="account-muted">{t('delete.passwordPrompt')}</p>
             <input type="text" name="username" autoComplete="username" value={me.email ?? me.nickname} readOnly hidden />
-            <Field
+            <InputField
               label={t('fields.password')}
               type="password"
               name="password"

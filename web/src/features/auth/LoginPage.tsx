@@ -8,9 +8,9 @@ import { readStorage, writeStorage } from '@/shared/lib/storage';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { login, providersQueryOptions } from './api';
 import { useFormError } from './errors';
-import { Field, focusFirstInvalid } from './Field';
 import { fragmentParams } from './fragment';
 import { ProviderButtons } from './ProviderButtons';
 import './auth.css';
@@ -107,7 +107,7 @@ export function LoginPage() {
         {last === 'email' && !linking && <span className="badge badge--last">{t('login.lastUsed')}</span>}
       </h2>
       <form ref={formRef} className="auth-form" data-testid="login-form" noValidate onSubmit={onSubmit}>
-        <Field
+        <InputField
           label={t('fields.email')}
           type="email"
           name="email"
@@ -122,7 +122,7 @@ export function LoginPage() {
             form.clearField('email');
           }}
         />
-        <Field
+        <InputField
           label={t('fields.password')}
           type="password"
           name="password"

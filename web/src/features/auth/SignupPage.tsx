@@ -8,9 +8,10 @@ import { writeStorage } from '@/shared/lib/storage';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { providersQueryOptions, signup } from './api';
 import { useFormError } from './errors';
-import { Field, Rule, focusFirstInvalid } from './Field';
+import { Rule } from './Rule';
 import { ProviderButtons } from './ProviderButtons';
 import { emailLooksValid, nicknameProblem, passwordProblem } from './rules';
 import './auth.css';
@@ -93,7 +94,7 @@ export function SignupPage() {
           {form.message}
         </div>
         <form ref={formRef} className="auth-form" data-testid="signup-form" noValidate onSubmit={onSubmit}>
-          <Field
+          <InputField
             label={t('fields.email')}
             type="email"
             name="email"
@@ -105,7 +106,7 @@ export function SignupPage() {
             error={errorOf('email')}
             onChange={change('email')}
           />
-          <Field
+          <InputField
             label={t('fields.password')}
             type="password"
             name="password"
@@ -115,7 +116,7 @@ export function SignupPage() {
             onChange={change('password')}
             hint={<Rule met={password === undefined}>{t('rules.password')}</Rule>}
           />
-          <Field
+          <InputField
             label={t('fields.nickname')}
             type="text"
             name="nickname"

@@ -7,9 +7,10 @@ import { safeNext } from '@/shared/auth/next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { oidcSignup } from './api';
 import { useFormError } from './errors';
-import { Field, Rule, focusFirstInvalid } from './Field';
+import { Rule } from './Rule';
 import { fragmentParams } from './fragment';
 import { nicknameProblem } from './rules';
 import './auth.css';
@@ -105,7 +106,7 @@ export function SocialSignupPage() {
                   <span data-testid="social-signup-email">{handover.email}</span>
                 </p>
               )}
-              <Field
+              <InputField
                 label={t('fields.nickname')}
                 type="text"
                 name="nickname"

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/shared/api/client';
+import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 
 /** Server (and client) error codes with a friendly message of their own. */
 const KNOWN_CODES = [
@@ -48,7 +49,7 @@ export function fieldMessages(t: AuthT, error: unknown): Record<string, string> 
     const field = Object.keys(error.fields)[0] ?? (error.code === 'email_taken' ? 'email' : 'nickname');
     return { [field]: t(`errors.${error.code}`) };
   }
-  return { ...error.fields };
+  return serverFieldErrors(error);
 }
 
 /**

@@ -178,7 +178,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
       {stage.step === 'choose' && (
         <section className="card pf-section">
           <p>{t('import.intro')}</p>
-          <p className="pf-field__hint">{t('import.formatHint')}</p>
+          <p className="field__hint">{t('import.formatHint')}</p>
           <div
             className={`pf-drop${dragging ? ' pf-drop--over' : ''}`}
             onDragOver={(e) => {
@@ -336,7 +336,7 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
       )}
 
       {preview.rows.length > 0 && truncated && (
-        <p className="pf-field__hint" data-testid="import-rows-truncated">
+        <p className="field__hint" data-testid="import-rows-truncated">
           {t('import.firstRows', { count: count(preview.rows.length) })}
         </p>
       )}
@@ -384,12 +384,12 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
       )}
 
       {bad ? (
-        <p id={blockedId} className="pf-field__error">
+        <p id={blockedId} className="field__error">
           {t('import.applyBlocked')}
         </p>
       ) : (
         fresh === 0 && (
-          <p id={blockedId} className="pf-field__hint">
+          <p id={blockedId} className="field__hint">
             {t('import.nothingNew')}
           </p>
         )

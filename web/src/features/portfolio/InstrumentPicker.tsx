@@ -94,8 +94,8 @@ export function InstrumentPicker({ label, value, onChange, error, disabled = fal
     const chosen = typeof value === 'string' ? undefined : value;
     const names = chosen ? instrumentNames(chosen, locale) : undefined;
     return (
-      <div className="pf-field">
-        <span className="pf-field__label" id={`${id}-label`}>
+      <div className="field">
+        <span className="field__label" id={`${id}-label`}>
           {label}
         </span>
         <div className="pf-picked" aria-labelledby={`${id}-label`} data-testid="picked-instrument" data-id={typeof value === 'string' ? value : value.id}>
@@ -131,14 +131,14 @@ export function InstrumentPicker({ label, value, onChange, error, disabled = fal
   const status = !query ? '' : search.isError ? t('errors.unknown') : search.data && !search.isPlaceholderData && !results.length ? t('form.instrumentNone', { query }) : '';
 
   return (
-    <div className="pf-field pf-picker">
-      <label htmlFor={`${id}-input`} className="pf-field__label">
+    <div className="field pf-picker">
+      <label htmlFor={`${id}-input`} className="field__label">
         {label}
       </label>
       <input
         ref={inputRef}
         id={`${id}-input`}
-        className="pf-field__input"
+        className="field__input"
         type="search"
         role="combobox"
         aria-autocomplete="list"
@@ -197,11 +197,11 @@ export function InstrumentPicker({ label, value, onChange, error, disabled = fal
           );
         })}
       </ul>
-      <p className="pf-field__hint" role="status">
+      <p className="field__hint" role="status">
         {status}
       </p>
       {error && (
-        <p id={errorId} className="pf-field__error" data-testid="field-error">
+        <p id={errorId} className="field__error" data-testid="field-error">
           {error}
         </p>
       )}

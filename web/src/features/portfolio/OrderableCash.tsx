@@ -1,8 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useToast } from '@/shared/ui/toast';
+import { InputField, SelectField } from '@/shared/ui/form/Field';
+import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { BASE_CURRENCIES, type BaseCurrency, type OrderableCash } from './api-types';
 import { useUpdatePortfolio } from './api';
-import { failureMessage, InputField, SelectField, serverFields } from './fields';
+import { failureMessage } from './fields';
 import { cleanDecimal, isDecimal } from './format';
 import { usePortfolioT } from './messages';
 import { storeSavedOrderableCash, useAmountsLocked } from './prefs';
@@ -109,7 +111,7 @@ function OrderableCashForm({
           onDone();
         },
         onError: (failure) => {
-          const fields = serverFields(failure);
+          const fields = serverFieldErrors(failure);
           if (fields.orderable_cash) setError(fields.orderable_cash);
           else setMessage(failureMessage(t, failure, t('orderableCash.failed')));
         },
@@ -154,7 +156,7 @@ function OrderableCashForm({
           className="pf-orderable__currency"
         />
       </div>
-      <p className="pf-field__hint">{t('orderableCash.hint')}</p>
+      <p className="field__hint">{t('orderableCash.hint')}</p>
       <p id={statusId} className="pf-form__message" role="alert">
         {message}
       </p>

@@ -3,9 +3,11 @@ import { RequireAuth } from '@/shared/auth/RequireAuth';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
+import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { BASE_CURRENCIES, COST_METHODS, type BaseCurrency, type CostMethod, type LedgerIssue, type Portfolio, type Totals } from './api-types';
 import { META_ID, useCreatePortfolio, usePortfolioList, useReorderPortfolios } from './api';
-import { failureMessage, focusFirstInvalid, InputField, SelectField, serverFields } from './fields';
+import { failureMessage } from './fields';
 import { LedgerIssueNote } from './LedgerIssues';
 import { usePortfolioT } from './messages';
 import { currencyParam, useCurrencyMode } from './prefs';
@@ -120,7 +122,7 @@ export function PortfolioListPage() {
         </ul>
       )}
       {data && data.portfolios.length > 1 && (
-        <p id="pf-reorder-hint" className="pf-field__hint">
+        <p id="pf-reorder-hint" className="field__hint">
           {t('reorder.hint')}
         </p>
       )}
@@ -147,7 +149,7 @@ export function PortfolioListPage() {
             </button>
           )}
         </div>
-        {full && !formOpen && <p className="pf-field__hint">{t('create.errors.tooMany')}</p>}
+        {full && !formOpen && <p className="field__hint">{t('create.errors.tooMany')}</p>}
         {formOpen && <CreatePortfolioForm onDone={() => setCreating(false)} canCancel={data !== undefined && data.portfolios.length > 0} />}
       </section>
     </div>
@@ -276,7 +278,7 @@ function CreatePortfolioForm({ onDone, canCancel }: { onDone: () => void; canCan
           onDone();
         },
         onError: (error) => {
-          const fields = serverFields(error);
+          const fields = serverFieldErrors(error);
           setErrors(fields);
           setMessage(Object.keys(fields).length ? t('create.checkFields') : failureMessage(t, error, t('create.failed')));
           requestAnimationFrame(() => focusFirstInvalid(formRef.current));

@@ -2,9 +2,11 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
+import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { COST_METHODS, type CostMethod, type Portfolio } from './api-types';
 import { useDeletePortfolio, useForgetPortfolio, useUpdatePortfolio, type PortfolioPatch } from './api';
-import { failureMessage, focusFirstInvalid, InputField, SelectField, serverFields } from './fields';
+import { failureMessage } from './fields';
 import { usePortfolioT } from './messages';
 
 /** The server takes names of 1–60 characters, brokers up to 60. */
@@ -82,7 +84,7 @@ function SettingsDialog({ portfolio, onClose }: { portfolio: Portfolio; onClose:
         onClose();
       },
       onError: (error) => {
-        const fields = serverFields(error);
+        const fields = serverFieldErrors(error);
         setErrors(fields);
         setMessage(Object.keys(fields).length ? t('settings.checkFields') : failureMessage(t, error, t('settings.failed')));
         requestAnimationFrame(() => focusFirstInvalid(formRef.current));
@@ -178,7 +180,7 @@ function SettingsDialog({ portfolio, onClose }: { portfolio: Portfolio; onClose:
         <h3 id={`${statusId}-danger`} className="pf-danger__title">
           {t('settings.dangerTitle')}
         </h3>
-        <p className="pf-field__hint">{t('settings.dangerHint')}</p>
+        <p className="field__hint">{t('settings.dangerHint')}</p>
         <button
           type="button"
           className="button pf-button--danger-outline"

@@ -51,7 +51,7 @@ const field = (name: string) => screen.queryByTestId(`field-${name}`) as HTMLInp
 const type = (name: string, value: string) => fireEvent.change(field(name)!, { target: { value } });
 const errorOf = (input: HTMLElement) => {
   const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
-  return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('pf-field__error'))?.textContent ?? '';
+  return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field__error'))?.textContent ?? '';
 };
 
 /** The Idempotency-Key a request carried. */

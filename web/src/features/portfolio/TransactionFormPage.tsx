@@ -11,10 +11,12 @@ import { instrumentQueryOptions } from '@/shared/market/instrument';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
+import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { BASE_CURRENCIES, TX_KINDS, type NewTransaction, type Portfolio, type Transaction, type TxKind } from './api-types';
 import { parsePortfolioRef, usePortfolio, useSaveTransaction, useTransactions } from './api';
 import { cleanDecimal, formatAmount, isDecimal } from './format';
-import { failureMessage, focusFirstInvalid, InputField, SelectField, serverFields } from './fields';
+import { failureMessage } from './fields';
 import { InstrumentPicker } from './InstrumentPicker';
 import { usePortfolioT, type PortfolioT } from './messages';
 import { useAmountsLocked } from './prefs';
@@ -388,7 +390,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
           void navigate(backTo);
         },
         onError: (error) => {
-          const server = serverFields(error, FIELD_ALIASES) as Errors;
+          const server = serverFieldErrors(error, FIELD_ALIASES) as Errors;
           setErrors(server);
           setMessage(Object.keys(server).length ? t('form.checkFields') : submitFailure(t, error));
           if (error instanceof ApiError && error.code === IDEMPOTENCY_KEY_REUSED) submission.forget();
@@ -433,7 +435,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
       <h1 className="pf-title">{tx ? t('form.editTitle') : t('form.newTitle')}</h1>
       <form ref={formRef} className="card pf-section pf-form" onSubmit={onSubmit} noValidate aria-describedby={message ? messageId : undefined} data-testid="transaction-form">
         <fieldset className="pf-fieldset">
-          <legend id={kindLabelId} className="pf-field__label">
+          <legend id={kindLabelId} className="field__label">
             {t('form.kind')}
           </legend>
           <div className="pf-kinds" role="radiogroup" aria-labelledby={kindLabelId}>
@@ -444,7 +446,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
               </label>
             ))}
           </div>
-          {errors.kind && <p className="pf-field__error">{errors.kind}</p>}
+          {errors.kind && <p className="field__error">{errors.kind}</p>}
         </fieldset>
 
         {has('instrument_id') && (
@@ -498,7 +500,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
 
         {has('split') && (
           <fieldset className="pf-fieldset">
-            <legend className="pf-field__label">{t('form.splitRatio')}</legend>
+            <legend className="field__label">{t('form.splitRatio')}</legend>
             <div className="pf-form__row pf-form__row--ratio">
               <InputField
                 label={t('form.numerator')}
@@ -521,7 +523,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
                 data-testid="field-denominator"
               />
             </div>
-            <p className="pf-field__hint">{t('form.splitHint')}</p>
+            <p className="field__hint">{t('form.splitHint')}</p>
           </fieldset>
         )}
 

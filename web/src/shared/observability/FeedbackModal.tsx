@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '@/shared/auth/auth-context';
+import { focusFirstInvalid, InputField, TextAreaField } from '@/shared/ui/form/Field';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
 import { sendFeedback } from './index';
@@ -13,41 +14,6 @@ export const FEEDBACK_MAX_CHARS = 4000;
 
 /** Deliberately loose: the address is only for a reply; a typo must not block the feedback. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-interface FieldProps {
-  label: string;
-  error?: string | undefined;
-  hint?: string | undefined;
-  children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode;
-}
-
-/** A labelled control with its hint and error, wired for assistive technology. */
-function Field({ label, error, hint, children }: FieldProps) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return (
-    <div className="feedback-field">
-      <label htmlFor={id} className="feedback-field__label">
-        {label}
-      </label>
-      {children({
-        id,
-        ...(error ? { 'aria-invalid': true } : {}),
-        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-      })}
-      {hint && (
-        <p id={`${id}-hint`} className="feedback-field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="feedback-field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export interface FeedbackModalProps {
   onClose: () => void;
@@ -77,7 +43,7 @@ export function FeedbackModal({ onClose }: FeedbackModalProps) {
     };
     setErrors(found);
     if (found.verbatim || found.email) {
-      event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      focusFirstInvalid(event.currentTarget);
       return;
     }
     setSending(true);
@@ -95,47 +61,35 @@ export function FeedbackModal({ onClose }: FeedbackModalProps) {
     <Modal title={t('title')} closeLabel={tShell('common.close')} onClose={onClose} testId="modal-feedback">
       <form className="feedback-form" noValidate onSubmit={(event) => void submit(event)}>
         <p className="feedback-form__intro">{t('intro')}</p>
-        <Field label={t('verbatim')} error={errors.verbatim}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="feedback-field__input"
-              value={verbatim}
-              maxLength={FEEDBACK_MAX_CHARS}
-              required
-              data-autofocus=""
-              data-testid="feedback-verbatim"
-              onChange={(event) => setVerbatim(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('name')}>
-          {(control) => (
-            <input
-              {...control}
-              className="feedback-field__input"
-              value={name}
-              autoComplete="name"
-              maxLength={100}
-              data-testid="feedback-name"
-              onChange={(event) => setName(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('email')} hint={t('emailHint')} error={errors.email}>
-          {(control) => (
-            <input
-              {...control}
-              type="email"
-              className="feedback-field__input"
-              value={email}
-              autoComplete="email"
-              maxLength={254}
-              data-testid="feedback-email"
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          )}
-        </Field>
+        <TextAreaField
+          label={t('verbatim')}
+          error={errors.verbatim}
+          value={verbatim}
+          maxLength={FEEDBACK_MAX_CHARS}
+          required
+          data-autofocus=""
+          data-testid="feedback-verbatim"
+          onChange={(event) => setVerbatim(event.target.value)}
+        />
+        <InputField
+          label={t('name')}
+          value={name}
+          autoComplete="name"
+          maxLength={100}
+          data-testid="feedback-name"
+          onChange={(event) => setName(event.target.value)}
+        />
+        <InputField
+          label={t('email')}
+          hint={t('emailHint')}
+          error={errors.email}
+          type="email"
+          value={email}
+          autoComplete="email"
+          maxLength={254}
+          data-testid="feedback-email"
+          onChange={(event) => setEmail(event.target.value)}
+        />
         <button type="submit" className="button button--primary feedback-form__submit" disabled={sending} data-testid="feedback-submit">
           {t('submit')}
         </button>
