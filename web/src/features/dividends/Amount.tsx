@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MASK } from './format';
+import { MASKED_AMOUNT } from '@/shared/i18n/format';
 import { useAmountsLocked } from './prefs';
 
 /**
@@ -19,7 +19,7 @@ export function Amount({ text, className }: { text: string; className?: string }
   }
   return (
     <span className={`${classes} dividends-amount--masked`} data-testid="amount" data-masked="true">
-      <span aria-hidden="true">{MASK}</span>
+      <span aria-hidden="true">{MASKED_AMOUNT}</span>
       <span className="visually-hidden">{t('me.masked')}</span>
     </span>
   );

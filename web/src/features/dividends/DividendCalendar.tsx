@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { COUNTRY_FILTERS, type CountryFilter } from '@/shared/lib/storage';
 import { instrumentNames, stockPath } from '@/shared/market/ids';
@@ -8,7 +9,7 @@ import { AppLink } from '@/shared/ui/AppLink';
 import { useDividendCalendar } from './api';
 import { addDays, addMonths, daysInMonth, isIsoMonth, monthOf, monthRange, monthWeeks, today, weekday, type IsoDate, type IsoMonth } from './dates';
 import { eventsByDate, type DividendEvent, type EventType } from './events';
-import { formatDay, formatFullDay, formatMonth, formatPerShare, weekdayNames } from './format';
+import { formatDay, formatFullDay, formatMonth, weekdayNames } from './format';
 import { useDividendCountry } from './prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
@@ -424,7 +425,7 @@ function Entry({ event }: { event: DividendEvent }) {
           <span className="dividends-entry__ticker">{dividend.ticker}</span>
         </span>
         <span className="dividends-entry__amount">
-          {t('calendar.perShare', { amount: formatPerShare(dividend.amount, dividend.currency, locale) })}
+          {t('calendar.perShare', { amount: formatUnitAmount(dividend.amount, dividend.currency, locale) })}
         </span>
       </AppLink>
     </li>

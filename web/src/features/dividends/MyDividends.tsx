@@ -3,6 +3,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '@/shared/auth/auth-context';
 import { loginPath } from '@/shared/auth/next';
+import { formatAmount, formatQuantity, formatRate, formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';
 import { instrumentNames, stockPath } from '@/shared/market/ids';
@@ -18,7 +19,7 @@ import {
   type ReceivedDividend,
 } from './api';
 import { Amount } from './Amount';
-import { formatAmount, formatPerShare, formatQuantity, formatShortDate, formatYield } from './format';
+import { formatShortDate } from './format';
 import { ProjectionChart } from './ProjectionChart';
 import { initialDividendCurrency, useAmountsLocked } from './prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
@@ -120,10 +121,10 @@ function MemberContent({ data, stale }: { data: MyDividendsData; stale: boolean 
           <Amount text={formatAmount(net.toFixed(), shownCurrency, locale)} />
         </Stat>
         <Stat label={t('me.totals.trailingYield')} testId="trailing-yield">
-          {data.trailing_yield === null ? '—' : formatYield(data.trailing_yield, locale)}
+          {data.trailing_yield === null ? '—' : formatRate(data.trailing_yield, locale)}
         </Stat>
         <Stat label={t('me.totals.yieldOnCost')} testId="yield-on-cost">
-          {data.yield_on_cost === null ? '—' : formatYield(data.yield_on_cost, locale)}
+          {data.yield_on_cost === null ? '—' : formatRate(data.yield_on_cost, locale)}
         </Stat>
       </dl>
 
@@ -245,8 +246,8 @@ function Entitlements({ entitlements }: { entitlements: readonly DividendEntitle
                   <span className="dividends-row__meta">
                     <Amount
                       text={t('me.entitlements.detail', {
-                        quantity: formatQuantity(e.quantity, locale),
-                        perShare: formatPerShare(e.per_share, e.currency, locale),
+                        quantity: formatQuantity(e.quantity, locale, 8),
+                        perShare: formatUnitAmount(e.per_share, e.currency, locale),
                       })}
                     />
                   </span>
@@ -309,8 +310,8 @@ function Received({ received }: { received: readonly ReceivedDividend[] }) {
                   {formatShortDate(r.date, locale)} ·{' '}
                   <Amount
                     text={t('me.received.detail', {
-                      quantity: formatQuantity(r.quantity, locale),
-                      perShare: formatPerShare(r.per_share, r.currency, locale),
+                      quantity: formatQuantity(r.quantity, locale, 8),
+                      perShare: formatUnitAmount(r.per_share, r.currency, locale),
                     })}
                   />
                 </span>

@@ -1,11 +1,12 @@
 import Big from 'big.js';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatAmount, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';
 import type { ProjectedMonth } from './api';
 import { Amount } from './Amount';
-import { formatAmount, formatMonth, formatMonthShort, MASK } from './format';
+import { formatMonth, formatMonthShort } from './format';
 import { useAmountsLocked } from './prefs';
 
 /** The plot's own units; it stretches to its box, the labels are HTML under it. */
@@ -33,7 +34,7 @@ export function ProjectionChart({ months, currency }: { months: readonly Project
   const max = months.reduce((m, x) => (toBig(x.gross).gt(m) ? toBig(x.gross) : m), new Big(0));
   const slot = WIDTH / Math.max(months.length, 1);
   const barWidth = slot * 0.32;
-  const money = (value: string) => (locked ? MASK : formatAmount(value, currency, locale));
+  const money = (value: string) => (locked ? MASKED_AMOUNT : formatAmount(value, currency, locale));
 
   return (
     <figure className="dividends-chart" data-testid="projection">

@@ -1,56 +1,11 @@
 /**
- * How the dividend screens write their figures. Amounts stay decimal strings to `Intl`
- * (shared/i18n/format.ts); sums are made with big.js by the callers. Dates are days, so
- * they are formatted in UTC (see dates.ts).
+ * How the dividend screens write their dates (amounts, per-share amounts, quantities and
+ * yields are `shared/i18n/format.ts`). Dates are days, so they are formatted in UTC (see
+ * dates.ts).
  */
-import { CURRENCY_DECIMALS, formatDate, formatMoney, formatNumber, type Currency } from '@/shared/i18n/format';
+import { formatDate } from '@/shared/i18n/format';
 import type { Locale } from '@/shared/lib/storage';
-import type { Decimal } from '@/shared/market/api-types';
 import { dateValue, type IsoDate, type IsoMonth } from './dates';
-
-/** What a hidden amount shows (`MOAT_META_PORTFOLIO_LOCK`). */
-export const MASK = '•••••';
-
-const isCurrency = (c: string): c is Currency => Object.hasOwn(CURRENCY_DECIMALS, c);
-
-/** An amount in its currency, to the currency's minor unit (`₩1,250,000`, `$12.40`). */
-export function formatAmount(amount: Decimal, currency: string, locale: Locale): string {
-  if (isCurrency(currency)) return formatMoney(amount, currency, locale);
-  return formatNumber(amount, locale, {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'narrowSymbol',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    roundingMode: 'halfExpand',
-  });
-}
-
-/** A per-share amount: like a price, up to two more places than the currency's (`$0.2375`, `₩361`). */
-export function formatPerShare(amount: Decimal, currency: string, locale: Locale): string {
-  const decimals = isCurrency(currency) ? CURRENCY_DECIMALS[currency] : 2;
-  return formatNumber(amount, locale, {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'narrowSymbol',
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals + 2,
-    roundingMode: 'halfExpand',
-  });
-}
-
-/** A yield given in per cent, two places, no sign (`2.31%`). */
-export function formatYield(percent: Decimal, locale: Locale): string {
-  return (
-    formatNumber(percent, locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: 'halfExpand' }) +
-    '%'
-  );
-}
-
-/** A share count (`1,250`, `1.5`). */
-export function formatQuantity(quantity: Decimal, locale: Locale): string {
-  return formatNumber(quantity, locale, { maximumFractionDigits: 8 });
-}
 
 const utc = { timeZone: 'UTC' } as const;
 

@@ -1,11 +1,11 @@
 import { memo, useDeferredValue, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type Ref } from 'react';
 import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { formatQuantity } from '@/shared/i18n/format';
 import { PORTFOLIO_SORT_KEYS, type PortfolioSort } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { instrumentNames, stockPath } from '@/shared/market/ids';
 import { AppLink } from '@/shared/ui/AppLink';
 import type { Holding } from './api-types';
-import { formatQuantity } from './format';
 import { usePortfolioT } from './messages';
 import { useHoldingsSort } from './prefs';
 import { sortHoldings } from './sort';

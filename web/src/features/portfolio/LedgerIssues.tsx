@@ -5,13 +5,14 @@
  * transaction, why, and take them to its edit form.
  */
 import { useQuery } from '@tanstack/react-query';
+import { formatQuantity } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { instrumentNames } from '@/shared/market/ids';
 import { instrumentQueryOptions } from '@/shared/market/instrument';
 import { AppLink } from '@/shared/ui/AppLink';
 import type { LedgerIssue, TxKind } from './api-types';
 import { useTransactions } from './api';
-import { formatQuantity, formatTradeDate } from './format';
+import { formatTradeDate } from './format';
 import { issueMessage } from './issues';
 import { usePortfolioT, type PortfolioT } from './messages';
 

@@ -5,13 +5,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MASKED_AMOUNT } from '@/shared/i18n/format';
 import { jsonResponse, TEST_META } from '@/test/fetch';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 import { ToastArea } from '@/shared/ui/toast';
 import type { Portfolio } from './api-types';
 import { ALLOCATION, apiError, performance, portfolio, portfolioApi, TRANSACTIONS, valuation, type Call } from './fixtures';
-import { MASK } from './format';
 import { messagesReady, PortfolioDetailRoute } from './pages';
 
 vi.mock('./ReturnChart', () => ({ default: () => <div data-testid="return-chart-canvas" /> }));
@@ -259,8 +259,8 @@ describe('share', () => {
       fireEvent.click(screen.getByRole('button', { name: '포트폴리오 요약을 이미지로 공유' }));
 
       expect(texts).toContain('키움 메인');
-      expect(texts).toContain(MASK);
-      expect(texts).toContain(`${MASK} (+1.08%)`);
+      expect(texts).toContain(MASKED_AMOUNT);
+      expect(texts).toContain(`${MASKED_AMOUNT} (+1.08%)`);
       expect(texts).toContain('+11.11%');
       // The holdings by weight, weights shown.
       expect(texts).toEqual(expect.arrayContaining(['삼성전자', '63.3%', 'SK하이닉스', '23.6%', '애플', '3.5%']));

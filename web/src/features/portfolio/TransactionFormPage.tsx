@@ -4,6 +4,7 @@ import Big from 'big.js';
 import { useNavigate, useParams } from 'react-router';
 import { RequireAuth } from '@/shared/auth/RequireAuth';
 import { ApiError } from '@/shared/api/client';
+import { formatAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { Instrument } from '@/shared/market/api-types';
@@ -15,7 +16,7 @@ import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Fie
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { BASE_CURRENCIES, TX_KINDS, type NewTransaction, type Portfolio, type Transaction, type TxKind } from './api-types';
 import { parsePortfolioRef, usePortfolio, useSaveTransaction, useTransactions } from './api';
-import { cleanDecimal, formatAmount, isDecimal } from './format';
+import { cleanDecimal, isDecimal } from './format';
 import { failureMessage } from './fields';
 import { InstrumentPicker } from './InstrumentPicker';
 import { usePortfolioT, type PortfolioT } from './messages';

@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { formatQuantity } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { Modal } from '@/shared/ui/Modal';
@@ -6,7 +7,7 @@ import { useToast } from '@/shared/ui/toast';
 import type { Transaction } from './api-types';
 import { useDeleteTransaction, useTransactions } from './api';
 import { failureMessage } from './fields';
-import { formatQuantity, formatTradeDate, times } from './format';
+import { formatTradeDate, times } from './format';
 import { usePortfolioT } from './messages';
 import { Amount, LoadFailed } from './ui';
 

@@ -10,11 +10,11 @@
  * alone supports, so a contradiction is never shown.
  */
 import Big from 'big.js';
-import { formatNumber } from '@/shared/i18n/format';
+import { formatNumber, formatRate } from '@/shared/i18n/format';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
 import type { Explanation, ExplanationCode } from './api-types';
-import { formatShare, formatTradeDate, formatWeight } from './format';
+import { formatShare, formatTradeDate } from './format';
 import type { PortfolioT } from './messages';
 
 /** A flow at least this share (per cent) of the money at work is "most of your money". */
@@ -113,7 +113,7 @@ export function explanationText(t: PortfolioT, explanation: Explanation, locale:
   ];
   const after = explanation.return_after_flow;
   if (after != null && printedSign(after, 1) !== 0) {
-    const amount = formatWeight(toBig(after).abs().toFixed(), locale, 1);
+    const amount = formatRate(toBig(after).abs().toFixed(), locale, 1);
     sentences.push(t(toBig(after).gt(0) ? 'performance.explanation.afterRise' : 'performance.explanation.afterFall', { after: amount }));
   }
   return [...sentences, ...differenceLine];

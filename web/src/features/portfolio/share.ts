@@ -7,14 +7,13 @@
  * text is prepared first ({@link shareCardModel}) so what the card says is decided in one
  * place.
  */
-import { formatDate } from '@/shared/i18n/format';
+import { formatAmount, formatDate, formatPercent, formatRate, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { CANVAS_FONT as FONT, canvasToPng, createCanvas, fillBrandGradient, fitText as fit } from '@/shared/lib/canvas';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
 import { direction, type Direction } from '@/shared/market/format';
 import { instrumentNames } from '@/shared/market/ids';
 import type { Valuation } from './api-types';
-import { formatAmount, formatSignedPercent, formatWeight, MASK } from './format';
 import type { PortfolioT } from './messages';
 
 /** How many holdings the card lists. */
@@ -49,7 +48,7 @@ export interface ShareCardInput {
 
 export function shareCardModel({ name, valuation, locked, locale, t }: ShareCardInput): ShareCardModel {
   const { totals } = valuation;
-  const amount = (value: string, signed = false) => (locked ? MASK : formatAmount(value, totals.currency, locale, signed));
+  const amount = (value: string, signed = false) => (locked ? MASKED_AMOUNT : formatAmount(value, totals.currency, locale, signed));
   const top = [...valuation.holdings]
     .sort((a, b) => toBig(b.weight_percent).cmp(toBig(a.weight_percent)))
     .slice(0, SHARE_TOP_HOLDINGS);
@@ -60,16 +59,16 @@ export function shareCardModel({ name, valuation, locked, locale, t }: ShareCard
     total: amount(totals.total_value),
     todayLabel: t('figures.todayChange'),
     dayChange: amount(totals.day_change, true),
-    dayChangePercent: formatSignedPercent(totals.day_change_percent, locale),
+    dayChangePercent: formatPercent(totals.day_change_percent, locale),
     dayDirection: direction(totals.day_change_percent),
     returnLabel: t('figures.return'),
-    returnPercent: formatSignedPercent(totals.return_percent, locale),
+    returnPercent: formatPercent(totals.return_percent, locale),
     returnDirection: direction(totals.return_percent),
     holdingsTitle: t('share.topHoldings'),
     holdings: top.map((h) => {
       const w = toBig(h.weight_percent);
       const share = Number(w.lt(0) ? 0 : w.gt(100) ? 1 : w.div(100).toFixed(4));
-      return { name: instrumentNames(h, locale).primary || h.ticker, weight: formatWeight(h.weight_percent, locale, 1), share };
+      return { name: instrumentNames(h, locale).primary || h.ticker, weight: formatRate(h.weight_percent, locale, 1), share };
     }),
     emptyHoldings: t('share.noHoldings'),
     footer: valuation.as_of ? t('share.asOf', { time: formatDate(valuation.as_of, locale, { dateStyle: 'medium', timeStyle: 'short' }) }) : '',

@@ -1,9 +1,9 @@
 /** Small pieces every portfolio screen uses: amounts that respect the lock, percentages, the two switches. */
 import { useId, useState } from 'react';
+import { formatAmount, formatPercent, formatRate, formatUnitAmount, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { CURRENCY_MODES, type CurrencyMode } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { direction } from '@/shared/market/format';
-import { formatAmount, formatSignedPercent, formatUnitPrice, formatWeight, MASK } from './format';
 import { usePortfolioT } from './messages';
 import { useAmountsLocked, useCurrencyMode } from './prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
@@ -36,12 +36,12 @@ export function Amount({ value, currency, size = 'md', signed = false, unit = fa
   if (locked) {
     return (
       <span className={classes} data-masked="true" data-testid={testId}>
-        <span aria-hidden="true">{MASK}</span>
+        <span aria-hidden="true">{MASKED_AMOUNT}</span>
         <span className="visually-hidden">{t('masked')}</span>
       </span>
     );
   }
-  const text = unit ? formatUnitPrice(value, currency, locale) : formatAmount(value, currency, locale, signed);
+  const text = unit ? formatUnitAmount(value, currency, locale) : formatAmount(value, currency, locale, signed);
   return (
     <span className={classes} data-masked="false" data-testid={testId}>
       {text}
@@ -55,7 +55,7 @@ export function Percent({ value, weight = false, className, testId }: { value: s
   const dir = weight ? undefined : direction(value);
   return (
     <span className={['pf-percent', dir ? `pf-${dir}` : '', className ?? ''].filter(Boolean).join(' ')} data-testid={testId}>
-      {weight ? formatWeight(value, locale) : formatSignedPercent(value, locale)}
+      {weight ? formatRate(value, locale) : formatPercent(value, locale)}
     </span>
   );
 }
