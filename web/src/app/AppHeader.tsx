@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { useAuth } from '@/shared/auth/auth-context';
+import { useAuth } from '@/entities/member/model/auth-context';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LogoMark } from '@/shared/ui/Logo';

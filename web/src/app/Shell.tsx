@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
 import { RecorderIdentity } from '@/shared/observability/RecorderIdentity';
-import { useAccountEvents } from '@/shared/stream/account-events';
+import { useAccountEvents } from '@/entities/member/model/account-events';
 import { OfflineBanner } from '@/shared/ui/OfflineBanner';
 import { ToastArea } from '@/shared/ui/toast';
 import { AppHeader } from './AppHeader';

@@ -1,16 +1,18 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '@/shared/auth/auth-context';
-import { RequireAuth, markLoggingOut } from '@/shared/auth/RequireAuth';
+import { memberKeys } from '@/entities/member/api/keys';
+import { type Me, meQueryOptions } from '@/entities/member/api/me';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { RequireAuth, markLoggingOut } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { authKeys, changePassword, exportMe, meQueryOptions, providersQueryOptions, updateMe } from './api';
-import type { Me, OidcProvider } from './api-types';
+import { changePassword, exportMe, providersQueryOptions, updateMe } from './api';
+import type { OidcProvider } from './api-types';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { errorMessage, useFormError } from './errors';
 import { Rule } from './Rule';
@@ -133,7 +135,7 @@ function useTokenChange() {
   const queryClient = useQueryClient();
   return (token: string) => {
     login(token);
-    void queryClient.invalidateQueries({ queryKey: authKeys.me(userId) });
+    void queryClient.invalidateQueries({ queryKey: memberKeys.me(userId) });
   };
 }
 

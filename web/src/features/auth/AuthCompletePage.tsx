@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useAuth } from '@/shared/auth/auth-context';
-import { safeNext } from '@/shared/auth/next';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { safeNext } from '@/entities/member/model/next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import './auth.css';

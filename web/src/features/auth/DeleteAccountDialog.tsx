@@ -2,14 +2,15 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { Me } from '@/entities/member/api/me';
 import { ApiError } from '@/shared/api/client';
-import { useAuth } from '@/shared/auth/auth-context';
-import { markLoggingOut } from '@/shared/auth/RequireAuth';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { markLoggingOut } from '@/entities/member/ui/RequireAuth';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
 import { deleteMe } from './api';
-import type { Me, OidcProvider } from './api-types';
+import type { OidcProvider } from './api-types';
 import { useFormError } from './errors';
 import { ProviderButtons } from './ProviderButtons';
 

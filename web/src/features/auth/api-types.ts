@@ -13,10 +13,6 @@ export type SignupRequest = ApiSchema<'SignupRequest'>;
 export type LoginRequest = ApiSchema<'LoginRequest'>;
 /** `POST /api/auth/oidc/signup`. */
 export type OidcSignupRequest = ApiSchema<'OidcSignupRequest'>;
-/** `member` or `operator`. */
-export type Role = ApiSchema<'RoleName'>;
-/** `GET /api/me`. */
-export type Me = ApiSchema<'Me'>;
 /** `PATCH /api/me`. */
 export type UpdateMeRequest = ApiSchema<'UpdateMeRequest'>;
 /** `POST /api/me/password`; `current_password` is required when the member has one. */

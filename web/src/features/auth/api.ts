@@ -1,12 +1,10 @@
 /** The accounts API (docs/accounts.md): fetchers, query options and keys. */
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
 import type {
   ChangePasswordRequest,
   DeleteMeRequest,
   LoginRequest,
-  Me,
   OidcProvider,
   OidcSignupRequest,
   PublicProfile,
@@ -17,8 +15,6 @@ import type {
 
 export const authKeys = {
   providers: () => ['auth', 'oidc-providers'] as const,
-  /** The member's own data: under the root `AuthProvider` drops on log-out. */
-  me: (userId: number | null) => [MEMBER_QUERY_ROOT, userId] as const,
   profile: (nickname: string) => ['users', nickname] as const,
 };
 
@@ -37,14 +33,6 @@ export function providersQueryOptions() {
     queryKey: authKeys.providers(),
     queryFn: ({ signal }) => apiRequest<OidcProvider[]>('/api/auth/oidc/providers', { signal }),
     staleTime: 5 * 60_000,
-  });
-}
-
-export function meQueryOptions(userId: number | null) {
-  return queryOptions({
-    queryKey: authKeys.me(userId),
-    queryFn: ({ signal }) => apiRequest<Me>('/api/me', { signal }),
-    enabled: userId !== null,
   });
 }
 

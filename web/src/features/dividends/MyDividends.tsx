@@ -1,8 +1,8 @@
 import Big from 'big.js';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '@/shared/auth/auth-context';
-import { loginPath } from '@/shared/auth/next';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { loginPath } from '@/entities/member/model/next';
 import { formatAmount, formatQuantity, formatRate, formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';

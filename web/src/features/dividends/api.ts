@@ -5,9 +5,9 @@
  */
 import { useRef } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
 import { ApiError, apiRequest } from '@/shared/api/client';
-import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
-import { useAuth } from '@/shared/auth/auth-context';
+import { useAuth } from '@/entities/member/model/auth-context';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { CountryFilter } from '@/shared/lib/storage';
 import type { Decimal, InstrumentId } from '@/shared/market/api-types';

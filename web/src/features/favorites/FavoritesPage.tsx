@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { useFavorites, useSaveFavorites } from '@/shared/market/favorites';
 import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';

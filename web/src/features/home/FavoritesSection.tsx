@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '@/shared/auth/auth-context';
-import { loginPath } from '@/shared/auth/next';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { loginPath } from '@/entities/member/model/next';
 import { useFavorites } from '@/shared/market/favorites';
 import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
 import { QuoteBadges } from '@/shared/market/ui/QuoteBadges';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/shared/api/client';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';

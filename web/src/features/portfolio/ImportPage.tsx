@@ -2,7 +2,7 @@ import { useId, useMemo, useRef, useState, type ChangeEvent, type DragEvent } fr
 import { useMutation } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { ApiError } from '@/shared/api/client';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatNumber, formatQuantity } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';

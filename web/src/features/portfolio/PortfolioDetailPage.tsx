@@ -1,7 +1,7 @@
 import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '@/shared/api/client';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { instrumentNames } from '@/shared/market/ids';

@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';

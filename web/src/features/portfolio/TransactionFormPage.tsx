@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Big from 'big.js';
 import { useNavigate, useParams } from 'react-router';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { ApiError } from '@/shared/api/client';
 import { formatAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';

@@ -4,10 +4,10 @@
  * and a change to a portfolio's transactions refreshes every figure of that portfolio.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
 import { ApiError, apiRequest, CLIENT_ERROR_CODES } from '@/shared/api/client';
-import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
-import { useAuth } from '@/shared/auth/auth-context';
-import { currentToken } from '@/shared/auth/session';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { currentToken } from '@/shared/session/session';
 import { IDEMPOTENCY_HEADER } from '@/shared/lib/idempotency';
 import type {
   AllocationBy,

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { useAuth } from '@/shared/auth/auth-context';
-import { loginPath } from '@/shared/auth/next';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { loginPath } from '@/entities/member/model/next';
 import type { Instrument } from '@/shared/market/api-types';
 import { FAVORITES_MAX, useFavoriteToggle } from '@/shared/market/favorites';
 import { AppLink } from '@/shared/ui/AppLink';

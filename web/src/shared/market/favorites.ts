@@ -4,7 +4,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import { useAuth } from '@/shared/auth/auth-context';
+import { useAuth } from '@/entities/member/model/auth-context';
 import type { FavoritesUpdate, Instrument, InstrumentId } from './api-types';
 import { marketKeys } from './keys';
 

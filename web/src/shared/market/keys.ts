@@ -1,4 +1,4 @@
-import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
+import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
 import type { CandleRange, InstrumentId } from './api-types';
 
 /**

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '@/shared/auth/auth-context';
+import { useAuth } from '@/entities/member/model/auth-context';
 import { focusFirstInvalid, InputField, TextAreaField } from '@/shared/ui/form/Field';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';

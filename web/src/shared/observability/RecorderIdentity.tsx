@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAuth } from '@/shared/auth/auth-context';
+import { useAuth } from '@/entities/member/model/auth-context';
 import { setRecorderIdentity } from './index';
 
 /**

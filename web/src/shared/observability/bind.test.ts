@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/shared/api/client';
-import { storeToken } from '@/shared/auth/session';
+import { storeToken } from '@/shared/session/session';
 import { jsonResponse, mockFetch } from '@/test/fetch';
 import { makeToken } from '@/test/tokens';
 import { bindRecordedSession, bindingPath } from './bind';

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearToken } from '@/shared/auth/session';
+import { clearToken } from '@/shared/session/session';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, quote } from '@/test/market';
 import { marketKeys } from '@/shared/market/keys';
 import { subscribeQuote } from '@/shared/market/live-quote';
-import { subscribeAccountEvents } from './account-events';
+import { subscribeAccountEvents } from '@/entities/member/model/account-events';
 import {
   CLOSE_BANNED,
   CLOSE_SESSION_ENDED,

@@ -7,10 +7,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useAuth } from '@/shared/auth/auth-context';
-import { RequireAuth } from '@/shared/auth/RequireAuth';
+import { meQueryOptions } from '@/entities/member/api/me';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { AppLink } from '@/shared/ui/AppLink';
-import { meQueryOptions } from './api/me';
 import { Forbidden, Loading, QueryProblem } from './components/ui';
 import { useObserveT } from './messages';
 import { ErrorGroupPage } from './pages/ErrorGroupPage';
@@ -79,7 +79,7 @@ function NoSuchPage() {
 export function OperatorOnly({ children }: { children: ReactNode }) {
   const { userId } = useAuth();
   // Inside RequireAuth there is always a member.
-  const me = useQuery({ ...meQueryOptions(userId ?? 0), enabled: userId !== null });
+  const me = useQuery(meQueryOptions(userId));
   if (me.isPending) return <Loading />;
   if (me.isError) return <QueryProblem error={me.error} onRetry={() => void me.refetch()} />;
   if (me.data.role !== 'operator') return <Forbidden />;

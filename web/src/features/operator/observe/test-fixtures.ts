@@ -1,9 +1,9 @@
+import type { Me } from '@/entities/member/api/me';
 /** Sample answers of the operator read API for the console's tests (plain data). */
 import type {
   ErrorGroup,
   ErrorGroupDetail,
   Feedback,
-  Me,
   ObsReplay,
   ObsSession,
   ObsSessionDetail,

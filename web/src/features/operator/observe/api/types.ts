@@ -20,7 +20,6 @@ export type VitalThreshold = ApiSchema<'VitalThresholdDto'>;
 export type PageVitals = ApiSchema<'PageVitalsDto'>;
 export type Trace = ApiSchema<'TraceDto'>;
 export type Span = ApiSchema<'SpanDto'>;
-export type Me = ApiSchema<'Me'>;
 
 /** One rrweb event as recorded: only `type` and `timestamp` are relied on here. */
 export interface ReplayEvent {

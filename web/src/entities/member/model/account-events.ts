@@ -4,9 +4,9 @@
  */
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useAuth } from '@/shared/auth/auth-context';
-import { MEMBER_QUERY_ROOT } from '@/shared/auth/AuthProvider';
-import { liveStream, type TopicStream } from './stream';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { liveStream, type TopicStream } from '@/shared/stream/stream';
+import { MEMBER_QUERY_ROOT } from '../api/keys';
 
 /** The private topic of a member's account events. */
 export const accountTopic = (userId: number) => `member:${userId}:account`;

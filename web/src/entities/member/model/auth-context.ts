@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { AuthState } from './session';
+import type { AuthState } from '@/shared/session/session';
 
 /** What `useAuth()` gives: the member's identity (all `null` for a visitor) and the log-in actions. */
 export interface Auth {

@@ -2,13 +2,7 @@ import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next';
 import { useToast } from '@/shared/ui/toast';
 import { AuthContext, type Auth } from './auth-context';
-import { clearToken, getAuth, onSessionEnded, storeToken, storedToken, subscribeAuth } from './session';
-
-/**
- * Query keys starting with this hold the member's own data (`['me', userId]`): keyed by
- * member, so one member's cached data is never shown to another.
- */
-export const MEMBER_QUERY_ROOT = 'me';
+import { clearToken, getAuth, onSessionEnded, storeToken, storedToken, subscribeAuth } from '@/shared/session/session';
 
 /**
  * Forgets the token, then tells the server (`POST /api/auth/logout`, Bearer). Logged out

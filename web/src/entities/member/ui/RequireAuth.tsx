@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useAuth } from './auth-context';
-import { loginPath } from './next';
+import { useAuth } from '../model/auth-context';
+import { loginPath } from '../model/next';
 
 /** Set by a members-only page that logs the member out on purpose (log-out, deletion). */
 let leaving = false;
