@@ -10,7 +10,7 @@ import type { searchKo } from '@/features/search/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';
 import type { stockKo } from '@/features/stock/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
-import type { marketKo } from '@/shared/market/locales/ko';
+import type { marketKo } from '@/entities/instrument/locales/ko';
 import type { feedbackKo } from '@/shared/observability/locales/ko';
 
 // `t('…')` keys and interpolation values are checked against the Korean source messages,

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { COUNTRY_FILTERS, type CountryFilter } from '@/shared/lib/storage';
-import { instrumentNames, stockPath } from '@/shared/market/ids';
+import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useDividendCalendar } from './api';
 import { addDays, addMonths, daysInMonth, isIsoMonth, monthOf, monthRange, monthWeeks, today, weekday, type IsoDate, type IsoMonth } from './dates';

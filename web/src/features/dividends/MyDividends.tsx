@@ -6,7 +6,7 @@ import { loginPath } from '@/entities/member/model/next';
 import { formatAmount, formatQuantity, formatRate, formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';
-import { instrumentNames, stockPath } from '@/shared/market/ids';
+import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import {

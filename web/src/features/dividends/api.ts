@@ -10,7 +10,7 @@ import { ApiError, apiRequest } from '@/shared/api/client';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { CountryFilter } from '@/shared/lib/storage';
-import type { Decimal, InstrumentId } from '@/shared/market/api-types';
+import type { Decimal, InstrumentId } from '@/entities/instrument/api/types';
 import type { IsoDate, IsoMonth } from './dates';
 
 /** `GET /api/instruments/{id}/dividends` items. */

@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/shared/i18n/useLocale';
-import type { Instrument, InstrumentId } from '@/shared/market/api-types';
-import { instrumentNames } from '@/shared/market/ids';
-import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
+import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
+import { instrumentNames } from '@/entities/instrument/model/ids';
+import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
 import { moveItem } from './pending';
 
 export interface FavoritesEditorProps {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Instrument } from '@/shared/market/api-types';
+import type { Instrument } from '@/entities/instrument/api/types';
 import { resetLiveStream } from '@/shared/stream/stream';
 import { AAPL, FakeWebSocket, HYNIX, instrument, marketApi, quote } from '@/test/market';
 import { renderApp } from '@/test/renderApp';

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
-import { useFavorites, useSaveFavorites } from '@/shared/market/favorites';
-import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
+import { useFavorites, useSaveFavorites } from '@/entities/instrument/api/favorites';
+import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';

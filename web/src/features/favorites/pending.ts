@@ -4,7 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { readStorage, removeStorage, subscribeStorage, writeStorage } from '@/shared/lib/storage';
-import type { Instrument, InstrumentId } from '@/shared/market/api-types';
+import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
 
 const KEY = 'MOAT_FAVORITE_ASSETS_REORDER';
 

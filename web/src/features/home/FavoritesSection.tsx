@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { loginPath } from '@/entities/member/model/next';
-import { useFavorites } from '@/shared/market/favorites';
-import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
-import { QuoteBadges } from '@/shared/market/ui/QuoteBadges';
+import { useFavorites } from '@/entities/instrument/api/favorites';
+import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
+import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LoadError } from './LoadError';
 

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import type { QuotedInstrument } from '@/shared/market/api-types';
-import { formatPrice } from '@/shared/market/format';
-import { instrumentNames, stockPath } from '@/shared/market/ids';
-import { useLiveQuote } from '@/shared/market/live-quote';
-import { useMarketOverview } from '@/shared/market/overview';
-import { ChangeText } from '@/shared/market/ui/ChangeText';
-import { QuoteBadges } from '@/shared/market/ui/QuoteBadges';
+import type { QuotedInstrument } from '@/entities/instrument/api/types';
+import { formatPrice } from '@/entities/instrument/model/format';
+import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
+import { useLiveQuote } from '@/entities/instrument/api/live-quote';
+import { useMarketOverview } from '@/features/home/api/overview';
+import { ChangeText } from '@/entities/instrument/ui/ChangeText';
+import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LoadError } from './LoadError';

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMarketOverview } from '@/shared/market/overview';
-import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
-import { QuoteBadges } from '@/shared/market/ui/QuoteBadges';
+import { useMarketOverview } from '@/features/home/api/overview';
+import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
+import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { LoadError } from './LoadError';
 
 /** Rows shown per tab. */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useInstrument } from '@/shared/market/instrument';
-import { useRecentStocks } from '@/shared/market/recent';
-import { InstrumentRow } from '@/shared/market/ui/InstrumentRow';
+import { useInstrument } from '@/entities/instrument/api/instrument';
+import { useRecentStocks } from '@/entities/instrument/model/recent';
+import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { AppLink } from '@/shared/ui/AppLink';
 
 /** Recently viewed stocks shown on the home page; all of them are on the search page. */

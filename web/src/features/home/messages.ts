@@ -1,5 +1,5 @@
 import { registerMessages } from '@/shared/i18n/i18n';
-import { marketMessagesReady } from '@/shared/market/messages';
+import { marketMessagesReady } from '@/entities/instrument/locales/messages';
 import { homeKo } from './locales/ko';
 
 /**

@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import { intlLocale } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Locale } from '@/shared/lib/storage';
-import { instrumentNames } from '@/shared/market/ids';
+import { instrumentNames } from '@/entities/instrument/model/ids';
 import { ALLOCATION_BYS, type AllocationBy, type CurrencyParam, type Slice, type Valuation } from './api-types';
 import { useAllocation, type PortfolioRef } from './api';
 import { usePortfolioT, type PortfolioT } from './messages';

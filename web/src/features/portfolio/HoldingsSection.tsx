@@ -3,7 +3,7 @@ import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual'
 import { formatQuantity } from '@/shared/i18n/format';
 import { PORTFOLIO_SORT_KEYS, type PortfolioSort } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames, stockPath } from '@/shared/market/ids';
+import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { AppLink } from '@/shared/ui/AppLink';
 import type { Holding } from './api-types';
 import { usePortfolioT } from './messages';

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useDebouncedValue } from '@/shared/hooks/useDebouncedValue';
 import { useLocale } from '@/shared/i18n/useLocale';
-import type { Instrument } from '@/shared/market/api-types';
-import { instrumentNames } from '@/shared/market/ids';
-import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/shared/market/search';
-import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
+import type { Instrument } from '@/entities/instrument/api/types';
+import { instrumentNames } from '@/entities/instrument/model/ids';
+import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/entities/instrument/api/search';
+import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
 import { usePortfolioT } from './messages';
 
 /** Typing must pause this long before a search is sent. */

@@ -7,8 +7,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatQuantity } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames } from '@/shared/market/ids';
-import { instrumentQueryOptions } from '@/shared/market/instrument';
+import { instrumentNames } from '@/entities/instrument/model/ids';
+import { instrumentQueryOptions } from '@/entities/instrument/api/instrument';
 import { AppLink } from '@/shared/ui/AppLink';
 import type { LedgerIssue, TxKind } from './api-types';
 import { useTransactions } from './api';

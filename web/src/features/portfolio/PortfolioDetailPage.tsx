@@ -4,7 +4,7 @@ import { ApiError } from '@/shared/api/client';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames } from '@/shared/market/ids';
+import { instrumentNames } from '@/entities/instrument/model/ids';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';

@@ -9,7 +9,7 @@
  * percentages are in per cent (`"1.84"` is 1.84 %), sent with full precision.
  */
 import type { ApiSchema } from '@/shared/api/client';
-import type { Decimal, InstrumentId, InstrumentKind } from '@/shared/market/api-types';
+import type { Decimal, InstrumentId, InstrumentKind } from '@/entities/instrument/api/types';
 
 /** `T` with the fields of `N` replaced (not intersected). */
 type Narrow<T, N> = Omit<T, keyof N> & N;

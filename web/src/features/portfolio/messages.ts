@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registerMessages, type AreaNamespace } from '@/shared/i18n/i18n';
-import { marketMessagesReady } from '@/shared/market/messages';
+import { marketMessagesReady } from '@/entities/instrument/locales/messages';
 import { portfolioKo } from './locales/ko';
 
 /** The i18next namespace of the portfolio screens. */

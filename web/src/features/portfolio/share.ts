@@ -11,8 +11,8 @@ import { formatAmount, formatDate, formatPercent, formatRate, MASKED_AMOUNT } fr
 import { CANVAS_FONT as FONT, canvasToPng, createCanvas, fillBrandGradient, fitText as fit } from '@/shared/lib/canvas';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
-import { direction, type Direction } from '@/shared/market/format';
-import { instrumentNames } from '@/shared/market/ids';
+import { direction, type Direction } from '@/entities/instrument/model/format';
+import { instrumentNames } from '@/entities/instrument/model/ids';
 import type { Valuation } from './api-types';
 import type { PortfolioT } from './messages';
 

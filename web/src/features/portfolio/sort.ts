@@ -3,7 +3,7 @@ import type Big from 'big.js';
 import type { PortfolioSort } from '@/shared/lib/storage';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
-import { instrumentNames } from '@/shared/market/ids';
+import { instrumentNames } from '@/entities/instrument/model/ids';
 import type { Holding } from './api-types';
 
 /** One collator per locale: making one costs more than sorting 200 names with it. */

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { formatAmount, formatPercent, formatRate, formatUnitAmount, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { CURRENCY_MODES, type CurrencyMode } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { direction } from '@/shared/market/format';
+import { direction } from '@/entities/instrument/model/format';
 import { usePortfolioT } from './messages';
 import { useAmountsLocked, useCurrencyMode } from './prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';

@@ -2,12 +2,12 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEven
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLocale } from '@/shared/i18n/useLocale';
-import type { Instrument, InstrumentId } from '@/shared/market/api-types';
-import { instrumentNames, stockPath } from '@/shared/market/ids';
-import { useInstrument } from '@/shared/market/instrument';
-import { clearRecentStocks, useRecentStocks } from '@/shared/market/recent';
-import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/shared/market/search';
-import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
+import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
+import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
+import { useInstrument } from '@/entities/instrument/api/instrument';
+import { clearRecentStocks, useRecentStocks } from '@/entities/instrument/model/recent';
+import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/entities/instrument/api/search';
+import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { useToast } from '@/shared/ui/toast';
 import { useDebouncedValue } from '@/shared/hooks/useDebouncedValue';

@@ -21,8 +21,8 @@ import {
 import { formatDate, formatNumber, intlLocale } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Locale } from '@/shared/lib/storage';
-import type { Candle, CandlesResponse, Instrument } from '@/shared/market/api-types';
-import { formatPrice, formatVolume, priceDecimals } from '@/shared/market/format';
+import type { Candle, CandlesResponse, Instrument } from '@/entities/instrument/api/types';
+import { formatPrice, formatVolume, priceDecimals } from '@/entities/instrument/model/format';
 import { exchangeTimeZone, isIntraday, toChartTime } from './chart-time';
 
 export type ChartMode = 'line' | 'candle';

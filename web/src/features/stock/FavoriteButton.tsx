@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { loginPath } from '@/entities/member/model/next';
-import type { Instrument } from '@/shared/market/api-types';
-import { FAVORITES_MAX, useFavoriteToggle } from '@/shared/market/favorites';
+import type { Instrument } from '@/entities/instrument/api/types';
+import { FAVORITES_MAX, useFavoriteToggle } from '@/entities/instrument/api/favorites';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 

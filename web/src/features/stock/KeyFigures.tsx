@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import type { Decimal, InstrumentDetail } from '@/shared/market/api-types';
-import { formatCompactMoney, formatPrice, formatVolume, NO_VALUE } from '@/shared/market/format';
-import { useQuote } from '@/shared/market/quote';
+import type { Decimal, InstrumentDetail } from '@/entities/instrument/api/types';
+import { formatCompactMoney, formatPrice, formatVolume, NO_VALUE } from '@/entities/instrument/model/format';
+import { useQuote } from '@/entities/instrument/api/quote';
 
 type FigureKey = 'previousClose' | 'open' | 'dayRange' | 'week52Range' | 'volume' | 'marketCap' | 'dividendYield';
 

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import type { InstrumentDetail } from '@/shared/market/api-types';
-import { direction, formatPrice, NO_VALUE } from '@/shared/market/format';
-import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '@/shared/market/ids';
-import { useLiveQuote } from '@/shared/market/live-quote';
-import { ChangeText } from '@/shared/market/ui/ChangeText';
-import { ExchangeBadge } from '@/shared/market/ui/ExchangeBadge';
-import { QuoteBadges } from '@/shared/market/ui/QuoteBadges';
+import type { InstrumentDetail } from '@/entities/instrument/api/types';
+import { direction, formatPrice, NO_VALUE } from '@/entities/instrument/model/format';
+import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '@/entities/instrument/model/ids';
+import { useLiveQuote } from '@/entities/instrument/api/live-quote';
+import { ChangeText } from '@/entities/instrument/ui/ChangeText';
+import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
+import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { FavoriteButton } from './FavoriteButton';

@@ -2,8 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { Instrument } from '@/shared/market/api-types';
-import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '@/shared/market/candles';
+import type { Instrument } from '@/entities/instrument/api/types';
+import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '@/features/stock/api/candles';
 import type { ChartMode } from './ChartCanvas';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 

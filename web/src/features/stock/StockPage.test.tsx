@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '@/shared/i18n/i18n';
-import type { CandlesResponse } from '@/shared/market/api-types';
+import type { CandlesResponse } from '@/entities/instrument/api/types';
 import { resetLiveStream } from '@/shared/stream/stream';
 import { AAPL, detail, FakeWebSocket, instrument, marketApi, quote } from '@/test/market';
 import { renderApp } from '@/test/renderApp';

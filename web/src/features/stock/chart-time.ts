@@ -4,7 +4,7 @@
  * labelled "in UTC": the axis reads 09:00 for the Seoul open and 09:30 for New York's.
  * Daily and weekly bars are 00:00 UTC of their trading date already and stay as they are.
  */
-import type { CandleInterval, Instrument } from '@/shared/market/api-types';
+import type { CandleInterval, Instrument } from '@/entities/instrument/api/types';
 
 /** The time zone an instrument's sessions are reckoned in. */
 export function exchangeTimeZone(instrument: Pick<Instrument, 'country'>): string {

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, quote } from '@/test/market';
-import { marketKeys } from '@/shared/market/keys';
-import { subscribeQuote } from '@/shared/market/live-quote';
+import { marketKeys } from '@/entities/instrument/api/keys';
+import { subscribeQuote } from '@/entities/instrument/api/live-quote';
 import { subscribeAccountEvents } from '@/entities/member/model/account-events';
 import {
   CLOSE_BANNED,

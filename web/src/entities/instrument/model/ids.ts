@@ -1,4 +1,4 @@
-import type { Exchange, Instrument, InstrumentId } from './api-types';
+import type { Exchange, Instrument, InstrumentId } from '../api/types';
 
 /** The API path of an instrument; the id's colon is sent encoded (`KRX%3A005930`). */
 export function instrumentPath(id: InstrumentId): `/${string}` {

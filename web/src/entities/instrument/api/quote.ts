@@ -1,8 +1,8 @@
 /** `GET /api/instruments/{id}/quote`: the latest price, kept current by the stream. */
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import type { InstrumentId, Quote } from './api-types';
-import { instrumentPath } from './ids';
+import type { InstrumentId, Quote } from './types';
+import { instrumentPath } from '../model/ids';
 import { marketKeys } from './keys';
 
 export const fetchQuote = (id: InstrumentId, signal?: AbortSignal) =>

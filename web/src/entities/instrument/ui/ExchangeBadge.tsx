@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Instrument } from '../api-types';
+import type { Instrument } from '../api/types';
 import './market.css';
 
 export interface ExchangeBadgeProps {

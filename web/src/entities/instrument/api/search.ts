@@ -1,7 +1,7 @@
 /** `GET /api/instruments/search?q=…&limit=…`: instruments ranked by how well they match. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import type { Instrument } from './api-types';
+import type { Instrument } from './types';
 import { marketKeys } from './keys';
 
 /** Results asked for (the server allows 1–50). */

@@ -1,9 +1,9 @@
 /** `GET /api/market/overview`: indices, FX and top movers for the home screen. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import type { MarketOverview, MarketOverviewResponse, PricedInstrument, QuotedInstrument } from './api-types';
-import { marketKeys } from './keys';
-import { writeQuote } from './quote';
+import type { MarketOverview, MarketOverviewResponse, PricedInstrument, QuotedInstrument } from '@/entities/instrument/api/types';
+import { marketKeys } from '@/entities/instrument/api/keys';
+import { writeQuote } from '@/entities/instrument/api/quote';
 
 /** Movers are re-ranked this often; prices in between come from the stream. */
 const OVERVIEW_STALE_MS = 60_000;

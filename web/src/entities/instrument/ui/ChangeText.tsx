@@ -1,7 +1,7 @@
 import { formatPercent } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import type { Instrument, Quote } from '../api-types';
-import { direction, formatChange } from '../format';
+import type { Instrument, Quote } from '../api/types';
+import { direction, formatChange } from '../model/format';
 import './market.css';
 
 export interface ChangeTextProps {

@@ -1,5 +1,5 @@
 import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
-import type { CandleRange, InstrumentId } from './api-types';
+import type { CandleRange, InstrumentId } from './types';
 
 /**
  * Query keys of market data. Public data lives under `['market', …]`; the member's own

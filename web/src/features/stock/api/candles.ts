@@ -1,9 +1,9 @@
 /** `GET /api/instruments/{id}/candles?range=…`: chart bars. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import { CANDLE_RANGES, type CandleRange, type CandlesResponse, type InstrumentId } from './api-types';
-import { instrumentPath } from './ids';
-import { marketKeys } from './keys';
+import { CANDLE_RANGES, type CandleRange, type CandlesResponse, type InstrumentId } from '@/entities/instrument/api/types';
+import { instrumentPath } from '@/entities/instrument/model/ids';
+import { marketKeys } from '@/entities/instrument/api/keys';
 
 export { CANDLE_RANGES, type CandleRange };
 

@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { readStorage, removeStorage, subscribeStorage, writeStorage } from '@/shared/lib/storage';
-import type { InstrumentId } from './api-types';
+import type { InstrumentId } from '../api/types';
 import { isInstrumentId } from './ids';
 
 /** How many recently viewed stocks are kept. */

@@ -1,8 +1,8 @@
 /** `GET /api/instruments/{id}`: the instrument with its quote and key figures. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
-import type { InstrumentDetail, InstrumentId } from './api-types';
-import { instrumentPath } from './ids';
+import type { InstrumentDetail, InstrumentId } from './types';
+import { instrumentPath } from '../model/ids';
 import { marketKeys } from './keys';
 import { writeQuote } from './quote';
 

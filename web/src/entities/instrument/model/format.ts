@@ -5,7 +5,7 @@
  */
 import { CURRENCY_DECIMALS, formatMoney, formatNumber, type Currency } from '@/shared/i18n/format';
 import type { Locale } from '@/shared/lib/storage';
-import type { Decimal, Instrument } from './api-types';
+import type { Decimal, Instrument } from '../api/types';
 
 /** Shown for a figure the server does not have (`null`). */
 export const NO_VALUE = '—';

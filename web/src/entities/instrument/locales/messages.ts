@@ -1,5 +1,5 @@
 import { registerMessages } from '@/shared/i18n/i18n';
-import { marketKo } from './locales/ko';
+import { marketKo } from './ko';
 
 /**
  * Texts of the shared market pieces (badges, exchange names); every market page waits
@@ -7,5 +7,5 @@ import { marketKo } from './locales/ko';
  */
 export const marketMessagesReady = registerMessages('market', {
   ko: marketKo,
-  en: () => import('./locales/en').then((m) => m.marketEn),
+  en: () => import('./en').then((m) => m.marketEn),
 });

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Quote } from '../api-types';
+import type { Quote } from '../api/types';
 import './market.css';
 
 export interface QuoteBadgesProps {

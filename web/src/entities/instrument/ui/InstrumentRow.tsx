@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
-import type { Instrument, Quote } from '../api-types';
-import { formatPrice } from '../format';
-import { instrumentNames, stockPath } from '../ids';
-import { useLiveQuote } from '../live-quote';
+import type { Instrument, Quote } from '../api/types';
+import { formatPrice } from '../model/format';
+import { instrumentNames, stockPath } from '../model/ids';
+import { useLiveQuote } from '../api/live-quote';
 import { ChangeText } from './ChangeText';
 import { ExchangeBadge } from './ExchangeBadge';
 import './instrument-row.css';

@@ -1,7 +1,7 @@
 /** Live quotes: the stream's pushed quotes land in the query cache, where every screen reads them. */
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { InstrumentId } from './api-types';
+import type { InstrumentId } from './types';
 import { isQuote, useQuote, writeQuote, type UseQuoteOptions } from './quote';
 import { liveStream, type GapListener, type TopicListener, type TopicStream } from '@/shared/stream/stream';
 import { marketKeys } from './keys';

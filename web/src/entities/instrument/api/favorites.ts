@@ -5,7 +5,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
 import { useAuth } from '@/entities/member/model/auth-context';
-import type { FavoritesUpdate, Instrument, InstrumentId } from './api-types';
+import type { FavoritesUpdate, Instrument, InstrumentId } from './types';
 import { marketKeys } from './keys';
 
 /** The server keeps at most this many (docs/market.md). */
