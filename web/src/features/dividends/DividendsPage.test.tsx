@@ -119,7 +119,7 @@ function dividendsApi({ calendar = CALENDAR, mine = MINE } = {}) {
       const inRange = (d: string | null) => d !== null && d >= from && d <= to;
       return calendar.filter(
         (d) =>
-          (inRange(d.ex_date) || inRange(d.pay_date)) &&
+          (inRange(d.ex_date) || inRange(d.pay_date ?? null)) &&
           (country === 'all' || (country === 'KR') === d.instrument_id.startsWith('KRX:')),
       );
     },
@@ -407,7 +407,7 @@ describe('my dividends', () => {
       portfolio_id: 7,
       transaction_id: 43,
       trade_date: '2026-10-01',
-      kind: 'sell',
+      kind: 'sell' as const,
       instrument_id: 'KRX:005930',
       field: 'quantity',
       code: 'sell_exceeds_holding',

@@ -121,10 +121,10 @@ function MemberContent({ data, stale }: { data: MyDividendsData; stale: boolean 
           <Amount text={formatAmount(net.toFixed(), shownCurrency, locale)} />
         </Stat>
         <Stat label={t('me.totals.trailingYield')} testId="trailing-yield">
-          {data.trailing_yield === null ? '—' : formatRate(data.trailing_yield, locale)}
+          {data.trailing_yield == null ? '—' : formatRate(data.trailing_yield, locale)}
         </Stat>
         <Stat label={t('me.totals.yieldOnCost')} testId="yield-on-cost">
-          {data.yield_on_cost === null ? '—' : formatRate(data.yield_on_cost, locale)}
+          {data.yield_on_cost == null ? '—' : formatRate(data.yield_on_cost, locale)}
         </Stat>
       </dl>
 

@@ -6,141 +6,45 @@
 import { useRef } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
-import { ApiError, apiRequest } from '@/shared/api/client';
+import { createTransaction } from '@/entities/transaction/api/create-transaction';
+import type { LedgerIssue, NewTransaction } from '@/entities/transaction/api/types';
+import { ApiError, apiRequest, type ApiSchema } from '@/shared/api/client';
 import { useAuth } from '@/entities/member/model/auth-context';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
+import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { CountryFilter } from '@/shared/lib/storage';
-import type { Decimal, InstrumentId } from '@/entities/instrument/api/types';
-import type { IsoDate, IsoMonth } from './dates';
+import type { IsoDate } from './dates';
 
-/** `GET /api/instruments/{id}/dividends` items. */
-export interface Dividend {
-  instrument_id: InstrumentId;
-  ex_date: IsoDate;
-  record_date: IsoDate | null;
-  /** `null` while the company has not announced it. */
-  pay_date: IsoDate | null;
-  /** Per share, in `currency`. */
-  amount: Decimal;
-  currency: string;
-}
+/** `T` with the fields of `N` replaced (not intersected). */
+type Narrow<T, N> = Omit<T, keyof N> & N;
+
+/** `GET /api/instruments/{id}/dividends` items: `pay_date` absent while the company has not announced it; `amount` per share. */
+export type Dividend = ApiSchema<'DividendDto'>;
 
 /** `GET /api/dividends/calendar` items: a dividend with its instrument's names. */
-export interface CalendarDividend extends Dividend {
-  name_ko: string;
-  name_en: string;
-  ticker: string;
-}
+export type CalendarDividend = ApiSchema<'CalendarDividend'>;
 
 /** The currencies the member's figures can be shown in. */
 export type DividendCurrency = 'KRW' | 'USD';
 
-/** One month of the 12-month forward projection, in the requested currency. */
-export interface ProjectedMonth {
-  /** `YYYY-MM`. */
-  month: IsoMonth;
-  gross: Decimal;
-  /** After withholding. */
-  net: Decimal;
-}
+/** One month (`YYYY-MM`) of the 12-month forward projection, in the requested currency; `net` after withholding. */
+export type ProjectedMonth = ApiSchema<'ProjectionMonthDto'>;
 
 /** A dividend transaction the member recorded (`received`), in its own currency. */
-export interface ReceivedDividend {
-  portfolio_id: number;
-  transaction_id: number;
-  instrument_id: InstrumentId;
-  name_ko: string;
-  name_en: string;
-  ticker: string;
-  /** The transaction's `trade_date`. */
-  date: IsoDate;
-  quantity: Decimal;
-  per_share: Decimal;
-  currency: string;
-  gross: Decimal;
-  /** Withholding. */
-  tax: Decimal;
-  net: Decimal;
-}
+export type ReceivedDividend = ApiSchema<'ReceivedDividendDto'>;
 
 /**
  * A dividend the member's holdings are entitled to (held at the end of the day before
  * the ex-date) that no dividend transaction of that portfolio records yet. Amounts in
- * `currency`, rounded to its minor unit.
+ * `currency`, rounded to its minor unit; `fx_rate` to the portfolio's base currency when
+ * it differs.
  */
-export interface DividendEntitlement {
-  portfolio_id: number;
-  portfolio_name: string;
-  instrument_id: InstrumentId;
-  name_ko: string;
-  name_en: string;
-  ticker: string;
-  ex_date: IsoDate;
-  pay_date: IsoDate | null;
-  /** Shares held at the end of the day before the ex-date. */
-  quantity: Decimal;
-  per_share: Decimal;
-  currency: string;
-  /** `quantity × per_share`. */
-  gross: Decimal;
-  /** Withholding at the instrument's country rate. */
-  tax: Decimal;
-  /** `gross − tax`. */
-  net: Decimal;
-  /**
-   * The portfolio's base currency per unit of `currency` (at the pay date, else the
-   * latest rate); `null` when `currency` is the portfolio's base currency.
-   */
-  fx_rate: Decimal | null;
-}
+export type DividendEntitlement = ApiSchema<'EntitlementDto'>;
 
 /**
- * A portfolio whose figures stop before a transaction that cannot apply (old data: a
- * sell of more than was held): its holdings, and so its dividends, are counted up to it.
+ * `GET /api/me/dividends?currency=`: yields in per cent, absent without holdings;
+ * `ledger_issues`, the portfolios counted only up to a transaction to fix.
  */
-export interface LedgerIssue {
-  portfolio_id: number;
-  transaction_id: number;
-  trade_date: IsoDate;
-  kind: string;
-  instrument_id: InstrumentId | null;
-  field: string;
-  code: string;
-  message: string;
-}
-
-/** `GET /api/me/dividends?currency=`. */
-export interface MyDividends {
-  received: ReceivedDividend[];
-  entitlements: DividendEntitlement[];
-  /** Always 12 months, starting with the current one. */
-  projection: ProjectedMonth[];
-  /** Per cent (`"2.31"` is 2.31 %); `null` without holdings. */
-  trailing_yield: Decimal | null;
-  /** Per cent; `null` without holdings. */
-  yield_on_cost: Decimal | null;
-  /** The portfolios counted only up to a transaction to fix (the portfolio page names it). */
-  ledger_issues: LedgerIssue[];
-}
-
-/** `POST /api/portfolios/{id}/transactions`: a transaction without its `id`. */
-export interface NewTransaction {
-  kind: 'dividend';
-  trade_date: IsoDate;
-  instrument_id: InstrumentId;
-  quantity: Decimal;
-  price: Decimal;
-  fee: Decimal;
-  tax: Decimal;
-  currency: string;
-  fx_rate: Decimal | null;
-  split: null;
-  note: string;
-}
-
-export interface Transaction extends NewTransaction {
-  id: number;
-}
+export type MyDividends = Narrow<Omit<ApiSchema<'MyDividendsDto'>, 'currency'>, { ledger_issues: LedgerIssue[] }>;
 
 /** The API's `country` parameter for a stored filter (`ALL` → `all`). */
 export function countryParam(filter: CountryFilter): 'KR' | 'US' | 'all' {
@@ -171,7 +75,7 @@ export function useDividendCalendar(from: IsoDate, to: IsoDate, country: Country
   return useQuery(calendarQueryOptions(from, to, country));
 }
 
-/** An answer of `GET /api/me/dividends` with the currency it was asked in. */
+/** An answer of `GET /api/me/dividends` with the currency it was asked in (kept by the client, which asked). */
 export type MyDividendsIn = MyDividends & { currency: DividendCurrency };
 
 /** The member's dividends in `currency` (disabled for a visitor). */
@@ -229,11 +133,7 @@ export function useRecordEntitlement() {
       const id = bodyOf(entitlement);
       const key = keys.current.get(id) ?? newIdempotencyKey();
       keys.current.set(id, key);
-      return apiRequest<Transaction>(`/api/portfolios/${encodeURIComponent(String(entitlement.portfolio_id))}/transactions`, {
-        method: 'POST',
-        body: entitlementTransaction(entitlement),
-        headers: { [IDEMPOTENCY_HEADER]: key },
-      });
+      return createTransaction(entitlement.portfolio_id, entitlementTransaction(entitlement), key);
     },
     onSuccess: (_saved, entitlement) => {
       keys.current.delete(bodyOf(entitlement));

@@ -1,8 +1,8 @@
 import { memo, useState } from 'react';
+import { instrumentLabel, symbolOf } from '@/entities/instrument/model/ids';
 import { intlLocale } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Locale } from '@/shared/lib/storage';
-import { instrumentNames } from '@/entities/instrument/model/ids';
 import { ALLOCATION_BYS, type AllocationBy, type CurrencyParam, type Slice, type Valuation } from './api-types';
 import { useAllocation, type PortfolioRef } from './api';
 import { usePortfolioT, type PortfolioT } from './messages';
@@ -147,7 +147,7 @@ export function sliceLabel(key: string, by: AllocationBy, t: PortfolioT, locale:
   switch (by) {
     case 'holding': {
       const h = valuation?.holdings.find((x) => x.instrument === key);
-      return h ? instrumentNames(h, locale).primary || h.ticker : key.slice(key.indexOf(':') + 1);
+      return h ? instrumentLabel(h, h.instrument, locale) : symbolOf(key);
     }
     case 'sector':
       return isSector(key, t) ?? key;

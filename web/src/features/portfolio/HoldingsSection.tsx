@@ -3,7 +3,7 @@ import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual'
 import { formatQuantity } from '@/shared/i18n/format';
 import { PORTFOLIO_SORT_KEYS, type PortfolioSort } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
+import { instrumentLabel, stockPath } from '@/entities/instrument/model/ids';
 import { AppLink } from '@/shared/ui/AppLink';
 import type { Holding } from './api-types';
 import { usePortfolioT } from './messages';
@@ -248,11 +248,11 @@ function HoldingsTable({ holdings, sort, onSort, dimmed }: TableProps) {
 function HoldingName({ holding }: { holding: Holding }) {
   const locale = useLocale();
   const t = usePortfolioT();
-  const { primary } = instrumentNames(holding, locale);
+  const name = instrumentLabel(holding, holding.instrument, locale);
   return (
     <span className="pf-holding__names">
       <AppLink to={stockPath(holding.instrument)} className="pf-holding__name" data-testid="holding-name">
-        {primary || holding.ticker}
+        {name}
       </AppLink>
       <span className="pf-holding__ticker">
         {holding.ticker}

@@ -1,14 +1,15 @@
 import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
+import { instrumentLabel } from '@/entities/instrument/model/ids';
 import { ApiError } from '@/shared/api/client';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames } from '@/entities/instrument/model/ids';
+import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import type { CurrencyParam, LedgerIssue, Portfolio, Totals, Valuation } from './api-types';
+import type { CurrencyParam, Portfolio, Totals, Valuation } from './api-types';
 import { downloadExport, META_ID, parsePortfolioRef, usePortfolio, usePortfolioList, useValuation, type PortfolioRef } from './api';
 import { AllocationSection } from './AllocationSection';
 import { failureMessage } from './fields';
@@ -170,7 +171,7 @@ function MetaLedgerIssues({ issues, names, currency }: { issues: readonly Ledger
 }
 
 function holdingNames(valuation: Valuation | undefined, locale: 'ko' | 'en'): Map<string, string> {
-  return new Map((valuation?.holdings ?? []).map((h) => [h.instrument, instrumentNames(h, locale).primary || h.ticker]));
+  return new Map((valuation?.holdings ?? []).map((h) => [h.instrument, instrumentLabel(h, h.instrument, locale)]));
 }
 
 interface SummaryProps {

@@ -1,11 +1,19 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
+import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
-import { BASE_CURRENCIES, COST_METHODS, type BaseCurrency, type CostMethod, type LedgerIssue, type Portfolio, type Totals } from './api-types';
+import {
+  BASE_CURRENCIES,
+  type BaseCurrency,
+  COST_METHODS,
+  type CostMethod,
+  type Portfolio,
+  type Totals,
+} from './api-types';
 import { META_ID, useCreatePortfolio, usePortfolioList, useReorderPortfolios } from './api';
 import { failureMessage } from './fields';
 import { LedgerIssueNote } from './LedgerIssues';
@@ -106,7 +114,7 @@ export function PortfolioListPage() {
             sub={t('metaHint')}
             totals={data.meta}
             meta
-            partial={data.portfolios.some((p) => p.ledger_issue !== null)}
+            partial={data.portfolios.some((p) => p.ledger_issue != null)}
           />
           {data.portfolios.map(({ portfolio, totals, ledger_issue }, index) => (
             <PortfolioCard

@@ -5,9 +5,10 @@ import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { COST_METHODS, type CostMethod, type Portfolio } from './api-types';
-import { useDeletePortfolio, useForgetPortfolio, useUpdatePortfolio, type PortfolioPatch } from './api';
+import { useDeletePortfolio, useForgetPortfolio, useUpdatePortfolio } from './api';
 import { failureMessage } from './fields';
 import { usePortfolioT } from './messages';
+import type { PortfolioPatch } from './api-types';
 
 /** The server takes names of 1–60 characters, brokers up to 60. */
 const NAME_MAX_CHARS = 60;

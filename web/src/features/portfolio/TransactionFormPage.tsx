@@ -9,12 +9,13 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { Instrument } from '@/entities/instrument/api/types';
 import { instrumentQueryOptions } from '@/entities/instrument/api/instrument';
+import { type NewTransaction, type Transaction, TX_KINDS, type TxKind } from '@/entities/transaction/api/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField, SelectField } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
-import { BASE_CURRENCIES, TX_KINDS, type NewTransaction, type Portfolio, type Transaction, type TxKind } from './api-types';
+import { BASE_CURRENCIES, type Portfolio } from './api-types';
 import { parsePortfolioRef, usePortfolio, useSaveTransaction, useTransactions } from './api';
 import { cleanDecimal, isDecimal } from './format';
 import { failureMessage } from './fields';
@@ -140,7 +141,7 @@ function draftOf(tx: Transaction): TxDraft {
   const plain = (v: string) => (v && new Big(v).eq(0) ? '' : v);
   return {
     kind: tx.kind,
-    instrument: tx.instrument_id,
+    instrument: tx.instrument_id ?? null,
     trade_date: tx.trade_date,
     quantity: tx.quantity,
     price: tx.kind === 'split' ? '' : tx.price,

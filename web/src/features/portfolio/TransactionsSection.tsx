@@ -1,10 +1,10 @@
 import { memo, useState } from 'react';
+import type { Transaction } from '@/entities/transaction/api/types';
 import { formatQuantity } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
-import type { Transaction } from './api-types';
 import { useDeleteTransaction, useTransactions } from './api';
 import { failureMessage } from './fields';
 import { formatTradeDate, times } from './format';

@@ -7,8 +7,9 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
 import { ApiError, apiRequest, CLIENT_ERROR_CODES } from '@/shared/api/client';
 import { useAuth } from '@/entities/member/model/auth-context';
+import { createTransaction } from '@/entities/transaction/api/create-transaction';
+import type { NewTransaction, Transaction } from '@/entities/transaction/api/types';
 import { currentToken } from '@/shared/session/session';
-import { IDEMPOTENCY_HEADER } from '@/shared/lib/idempotency';
 import type {
   AllocationBy,
   Benchmark,
@@ -16,12 +17,11 @@ import type {
   ImportPreview,
   ImportResult,
   NewPortfolio,
-  NewTransaction,
   Performance,
   Portfolio,
   PortfolioList,
+  PortfolioPatch,
   Slice,
-  Transaction,
   Valuation,
 } from './api-types';
 
@@ -130,11 +130,6 @@ export function useCreatePortfolio() {
   });
 }
 
-/** `PATCH /api/portfolios/{id}`: only the fields sent change; `null` clears the broker or the orderable cash. */
-export type PortfolioPatch = Partial<Pick<Portfolio, 'name' | 'cost_method' | 'broker'>> & {
-  orderable_cash?: { amount: string; currency: string } | null;
-};
-
 export function useUpdatePortfolio(id: number) {
   const userId = useMember();
   const client = useQueryClient();
@@ -228,11 +223,7 @@ export function useSaveTransaction(id: number, txId?: number) {
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: SaveTransaction) =>
       txId === undefined
-        ? apiRequest<Transaction>(`${base(id)}/transactions`, {
-            method: 'POST',
-            body,
-            ...(idempotencyKey ? { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } } : {}),
-          })
+        ? createTransaction(id, body, idempotencyKey)
         : apiRequest<Transaction>(`${base(id)}/transactions/${txId}`, { method: 'PUT', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: portfolioKeys.all(userId) }),
   });

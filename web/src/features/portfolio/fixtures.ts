@@ -1,3 +1,4 @@
+import type { LedgerIssue, Transaction } from '@/entities/transaction/api/types';
 /**
  * Test data and an API double for the portfolio tests (used by `*.test.tsx` only; the
  * app never imports this module). Shapes follow docs/portfolio.md.
@@ -5,14 +6,12 @@
 import type {
   Holding,
   ImportPreview,
-  LedgerIssue,
   Performance,
   PeriodReturn,
   Portfolio,
   PortfolioList,
   Slice,
   Totals,
-  Transaction,
   Valuation,
 } from './api-types';
 

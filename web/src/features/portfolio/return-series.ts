@@ -87,6 +87,6 @@ export function returnSeries(points: readonly PerformancePoint[], start?: string
   const shown = periodPoints(points, start);
   return {
     portfolio: line(shown, (p) => p.cumulative_return),
-    benchmark: line(shown, (p) => p.benchmark_return),
+    benchmark: line(shown, (p) => p.benchmark_return ?? null),
   };
 }

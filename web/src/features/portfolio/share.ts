@@ -12,7 +12,7 @@ import { CANVAS_FONT as FONT, canvasToPng, createCanvas, fillBrandGradient, fitT
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
 import { direction, type Direction } from '@/entities/instrument/model/format';
-import { instrumentNames } from '@/entities/instrument/model/ids';
+import { instrumentLabel } from '@/entities/instrument/model/ids';
 import type { Valuation } from './api-types';
 import type { PortfolioT } from './messages';
 
@@ -68,7 +68,7 @@ export function shareCardModel({ name, valuation, locked, locale, t }: ShareCard
     holdings: top.map((h) => {
       const w = toBig(h.weight_percent);
       const share = Number(w.lt(0) ? 0 : w.gt(100) ? 1 : w.div(100).toFixed(4));
-      return { name: instrumentNames(h, locale).primary || h.ticker, weight: formatRate(h.weight_percent, locale, 1), share };
+      return { name: instrumentLabel(h, h.instrument, locale), weight: formatRate(h.weight_percent, locale, 1), share };
     }),
     emptyHoldings: t('share.noHoldings'),
     footer: valuation.as_of ? t('share.asOf', { time: formatDate(valuation.as_of, locale, { dateStyle: 'medium', timeStyle: 'short' }) }) : '',

@@ -1,9 +1,9 @@
+import { instrumentLabel } from '@/entities/instrument/model/ids';
 /** The holdings' order (`PORTFOLIO_SORT`): by value, return, today's change or name. */
 import type Big from 'big.js';
 import type { PortfolioSort } from '@/shared/lib/storage';
 import type { Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
-import { instrumentNames } from '@/entities/instrument/model/ids';
 import type { Holding } from './api-types';
 
 /** One collator per locale: making one costs more than sorting 200 names with it. */
@@ -29,7 +29,7 @@ export function sortHoldings(holdings: readonly Holding[], sort: PortfolioSort, 
   const field = sort.key === 'value' ? 'market_value_total' : sort.key === 'return' ? 'return_percent' : sort.key === 'dailyChange' ? 'day_change_percent' : null;
   const keyed: Array<{ h: Holding; name: string; key: Big | null }> = holdings.map((h) => ({
     h,
-    name: instrumentNames(h, locale).primary || h.ticker,
+    name: instrumentLabel(h, h.instrument, locale),
     key: field ? toBig(h[field]) : null,
   }));
   const sign = sort.dir === 'asc' ? 1 : -1;

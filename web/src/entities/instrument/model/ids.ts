@@ -19,11 +19,24 @@ export function isInstrumentId(raw: string): boolean {
 }
 
 /** The name to show first in `locale` and the other one (empty when the same). */
-export function instrumentNames(instrument: Pick<Instrument, 'name_ko' | 'name_en'>, locale: 'ko' | 'en') {
+export function instrumentNames(instrument: { name_ko?: string | null; name_en?: string | null }, locale: 'ko' | 'en') {
   const [primary, secondary] =
     locale === 'ko' ? [instrument.name_ko, instrument.name_en] : [instrument.name_en, instrument.name_ko];
-  const first = primary || secondary;
+  const first = primary || secondary || '';
   return { primary: first, secondary: secondary && secondary !== first ? secondary : '' };
+}
+
+/** The symbol part of an id (`KRX:005930` → `005930`). */
+export function symbolOf(id: InstrumentId): string {
+  return id.slice(id.indexOf(':') + 1);
+}
+
+/**
+ * What to call an instrument that may be unknown to the catalogue (a holding of a
+ * delisted stock): its name in `locale`, else its ticker, else the symbol of its id.
+ */
+export function instrumentLabel(item: { name_ko?: string | null; name_en?: string | null; ticker?: string | null }, id: InstrumentId, locale: 'ko' | 'en'): string {
+  return instrumentNames(item, locale).primary || item.ticker || symbolOf(id);
 }
 
 /** The clocks quotes are written in: the exchange's own. */
