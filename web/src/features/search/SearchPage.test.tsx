@@ -80,7 +80,7 @@ describe('search page', () => {
 
     const activeName = () => {
       const id = box.getAttribute('aria-activedescendant');
-      return id ? document.getElementById(id)?.querySelector('.search-option__name')?.textContent : null;
+      return id ? document.getElementById(id)?.querySelector('.instrument-option__name')?.textContent : null;
     };
     fireEvent.keyDown(box, { key: 'ArrowDown' });
     expect(activeName()).toBe('삼성전자');
@@ -167,7 +167,7 @@ describe('search page', () => {
     window.localStorage.setItem('MOAT_RECENT_STOCKS_2', JSON.stringify(['KRX:000660', 'KRX:005930']));
     const app = renderApp({ route: '/search', api: searchApi().handler });
     expect(await screen.findByRole('heading', { level: 2, name: '최근 본 종목' })).toBeTruthy();
-    await waitFor(() => expect(options().map((o) => o.querySelector('.search-option__name')?.textContent)).toEqual(['SK하이닉스', '삼성전자']));
+    await waitFor(() => expect(options().map((o) => o.querySelector('.instrument-option__name')?.textContent)).toEqual(['SK하이닉스', '삼성전자']));
 
     fireEvent.keyDown(input(), { key: 'ArrowDown' });
     fireEvent.keyDown(input(), { key: 'ArrowDown' });

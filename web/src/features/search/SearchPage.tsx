@@ -1,16 +1,13 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useLocale } from '@/shared/i18n/useLocale';
-import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
-import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
-import { useInstrument } from '@/entities/instrument/api/instrument';
+import { SEARCH_MAX_CHARS } from '@/entities/instrument/api/search';
+import { stockPath } from '@/entities/instrument/model/ids';
 import { clearRecentStocks, useRecentStocks } from '@/entities/instrument/model/recent';
-import { normaliseQuery, SEARCH_MAX_CHARS, useInstrumentSearch } from '@/entities/instrument/api/search';
-import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
+import { useInstrumentCombobox } from '@/entities/instrument/model/useInstrumentCombobox';
+import { InstrumentIdOption, InstrumentOption } from '@/entities/instrument/ui/InstrumentOption';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { useToast } from '@/shared/ui/toast';
-import { useDebouncedValue } from '@/shared/hooks/useDebouncedValue';
 import './search.css';
 
 export { messagesReady } from './messages';
@@ -19,10 +16,10 @@ export { messagesReady } from './messages';
 export const SEARCH_DEBOUNCE_MS = 150;
 
 /**
- * `/search`: a combobox with instant results as one types (`?q=` keeps the query for the
- * way back), the recently viewed stocks while the box is empty. Arrow keys move through
- * the list, Enter opens, Escape steps back. Text still being composed by an input method
- * (Korean syllables) is not searched until the composition ends.
+ * `/search`: the instrument combobox with instant results as one types (`?q=` keeps the
+ * query for the way back), the recently viewed stocks while the box is empty. Arrow keys
+ * move through the list, Enter opens, Escape steps back. Text still being composed by an
+ * input method (Korean syllables) is not searched until the composition ends.
  */
 export function SearchPage() {
   const { t } = useTranslation('search');
@@ -30,82 +27,20 @@ export function SearchPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const [params, setParams] = useSearchParams();
-  const [text, setText] = useState(() => params.get('q') ?? '');
-  /** The box's text as of the last moment no composition was in progress. */
-  const [committed, setCommitted] = useState(text);
-  const composing = useRef(false);
-  const query = useDebouncedValue(normaliseQuery(committed), SEARCH_DEBOUNCE_MS);
-  const search = useInstrumentSearch(query);
   const recent = useRecentStocks();
-  const [active, setActive] = useState(-1);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const id = useId();
-  const listId = `${id}-list`;
-  const optionId = (i: number) => `${id}-option-${i}`;
-
-  const showRecent = normaliseQuery(committed) === '';
-  const results = search.data ?? [];
-  const ids: InstrumentId[] = showRecent ? recent : results.map((r) => r.id);
-
-  // A new list starts with nothing highlighted.
-  useEffect(() => setActive(-1), [showRecent, query, search.data]);
+  const { text, combobox, query, search, idle: showRecent, results, ids } = useInstrumentCombobox({
+    debounceMs: SEARCH_DEBOUNCE_MS,
+    initialText: params.get('q') ?? '',
+    idleIds: recent,
+    onChoose: (id) => void navigate(stockPath(id)),
+  });
 
   // The query goes into the address (replacing the entry), so "back" returns to it.
+  const queryInAddress = params.get('q') ?? '';
   useEffect(() => {
-    if ((params.get('q') ?? '') === query) return;
+    if (queryInAddress === query) return;
     setParams(query ? { q: query } : {}, { replace: true, preventScrollReset: true });
-  }, [query]);
-
-  useEffect(() => {
-    document.getElementById(optionId(active))?.scrollIntoView?.({ block: 'nearest' });
-  }, [active]);
-
-  const open = (target: InstrumentId) => void navigate(stockPath(target));
-
-  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setText(value);
-    if (!composing.current) setCommitted(value);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    // Keys that finish a composition belong to the input method (Enter would open too early).
-    if (composing.current || event.nativeEvent.isComposing) return;
-    switch (event.key) {
-      case 'ArrowDown':
-        event.preventDefault();
-        if (ids.length) setActive((i) => (i + 1) % ids.length);
-        break;
-      case 'ArrowUp':
-        event.preventDefault();
-        if (ids.length) setActive((i) => (i <= 0 ? ids.length - 1 : i - 1));
-        break;
-      case 'Home':
-      case 'End':
-        if (active < 0 || !ids.length) return;
-        event.preventDefault();
-        setActive(event.key === 'Home' ? 0 : ids.length - 1);
-        break;
-      case 'Enter': {
-        const target = ids[active >= 0 ? active : 0];
-        if (!target || (active < 0 && showRecent)) return;
-        event.preventDefault();
-        open(target);
-        break;
-      }
-      case 'Escape':
-        event.preventDefault();
-        if (active >= 0) setActive(-1);
-        else clear();
-        break;
-    }
-  };
-
-  const clear = () => {
-    setText('');
-    setCommitted('');
-    inputRef.current?.focus();
-  };
+  }, [query, queryInAddress, setParams]);
 
   const status = showRecent
     ? ''
@@ -121,7 +56,7 @@ export function SearchPage() {
     <div className="search-page">
       <h1 className="search-page__title">{t('title')}</h1>
       <div className="search-box">
-        <label htmlFor={`${id}-input`} className="visually-hidden">
+        <label htmlFor={combobox.inputId} className="visually-hidden">
           {t('label')}
         </label>
         <svg className="search-box__icon" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -129,46 +64,26 @@ export function SearchPage() {
           <path d="m16 16 4.5 4.5" strokeLinecap="round" />
         </svg>
         <input
-          ref={inputRef}
-          id={`${id}-input`}
+          {...combobox.inputProps}
           className="search-box__input"
-          type="search"
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={ids.length > 0}
-          aria-controls={listId}
-          aria-activedescendant={active >= 0 ? optionId(active) : undefined}
-          aria-describedby={`${id}-hint`}
-          autoComplete="off"
-          autoCorrect="off"
-          autoCapitalize="off"
-          spellCheck={false}
+          aria-describedby={`${combobox.inputId}-hint`}
           enterKeyHint="search"
           maxLength={SEARCH_MAX_CHARS}
           placeholder={t('placeholder')}
-          value={text}
           // The page is the search box: it has the focus when opened.
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the page exists to type in this box
           autoFocus
-          onChange={onChange}
-          onCompositionStart={() => {
-            composing.current = true;
-          }}
-          onCompositionEnd={(event) => {
-            composing.current = false;
-            setCommitted(event.currentTarget.value);
-          }}
-          onKeyDown={onKeyDown}
           data-testid="search-input"
         />
-        {text && (
-          <button type="button" className="search-box__clear" aria-label={t('clearText')} onClick={clear}>
+        {text.text && (
+          <button type="button" className="search-box__clear" aria-label={t('clearText')} onClick={text.clear}>
             <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
               <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
             </svg>
           </button>
         )}
       </div>
-      <p id={`${id}-hint`} className="visually-hidden">
+      <p id={`${combobox.inputId}-hint`} className="visually-hidden">
         {t('hint')}
       </p>
       <p className="visually-hidden" role="status" data-testid="search-status">
@@ -194,24 +109,20 @@ export function SearchPage() {
         </div>
       )}
       <ul
-        id={listId}
-        role="listbox"
+        {...combobox.listboxProps}
         aria-label={showRecent ? t('recent.title') : t('results')}
         className={`search-results${search.isPlaceholderData && !showRecent ? ' search-results--stale' : ''}`}
         data-testid="search-results"
       >
         {showRecent
-          ? recent.map((rid, i) => (
-              <RecentOption key={rid} id={rid} domId={optionId(i)} active={i === active} onSelect={() => open(rid)} onHover={() => setActive(i)} />
-            ))
+          ? ids.map((id, i) => <InstrumentIdOption key={id} id={id} optionProps={combobox.optionProps(i)} withSecondary testId="search-option" />)
           : results.map((instrument, i) => (
-              <ResultOption
+              <InstrumentOption
                 key={instrument.id}
                 instrument={instrument}
-                domId={optionId(i)}
-                active={i === active}
-                onSelect={() => open(instrument.id)}
-                onHover={() => setActive(i)}
+                optionProps={combobox.optionProps(i)}
+                withSecondary
+                testId="search-option"
               />
             ))}
       </ul>
@@ -219,58 +130,4 @@ export function SearchPage() {
       {!showRecent && status && !results.length && <p className="search-empty">{status}</p>}
     </div>
   );
-}
-
-interface OptionProps {
-  domId: string;
-  active: boolean;
-  onSelect: () => void;
-  onHover: () => void;
-}
-
-function ResultOption({ instrument, domId, active, onSelect, onHover }: OptionProps & { instrument: Instrument }) {
-  const locale = useLocale();
-  const { primary, secondary } = instrumentNames(instrument, locale);
-  return (
-    <li
-      id={domId}
-      role="option"
-      aria-selected={active}
-      className="search-option"
-      // Keep the focus in the box; the click still selects.
-      onMouseDown={(event) => event.preventDefault()}
-      onClick={onSelect}
-      onMouseMove={active ? undefined : onHover}
-      data-testid="search-option"
-    >
-      <span className="search-option__names">
-        <span className="search-option__name">{primary}</span>
-        {secondary && <span className="search-option__secondary">{secondary}</span>}
-      </span>
-      <span className="search-option__meta">
-        <span className="search-option__ticker">{instrument.ticker}</span>
-        <ExchangeBadge instrument={instrument} />
-      </span>
-    </li>
-  );
-}
-
-function RecentOption({ id, ...props }: OptionProps & { id: InstrumentId }) {
-  const detail = useInstrument(id);
-  const fallback: Instrument = {
-    id,
-    ticker: id.slice(id.indexOf(':') + 1),
-    exchange: id.slice(0, id.indexOf(':')) as Instrument['exchange'],
-    board: null,
-    kind: 'stock',
-    currency: '',
-    country: '',
-    name_ko: '',
-    name_en: '',
-    sector: '',
-    shares_outstanding: null,
-    simulated: false,
-  };
-  const instrument = detail.data ?? { ...fallback, name_ko: fallback.ticker, name_en: fallback.ticker };
-  return <ResultOption instrument={instrument} {...props} />;
 }
