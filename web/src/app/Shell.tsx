@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
-import { RecorderIdentity } from '@/shared/observability/RecorderIdentity';
+import { RecorderIdentity } from '@/app/observability/RecorderIdentity';
 import { useAccountEvents } from '@/entities/member/model/account-events';
 import { OfflineBanner } from '@/shared/ui/OfflineBanner';
 import { ToastArea } from '@/shared/ui/toast';

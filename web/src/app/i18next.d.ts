@@ -11,7 +11,7 @@ import type { settingsKo } from '@/features/settings/locales/ko';
 import type { stockKo } from '@/features/stock/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
 import type { marketKo } from '@/entities/instrument/locales/ko';
-import type { feedbackKo } from '@/shared/observability/locales/ko';
+import type { feedbackKo } from '@/app/observability/locales/ko';
 
 // `t('…')` keys and interpolation values are checked against the Korean source messages,
 // namespace by namespace. An area with its own messages adds its namespace here.

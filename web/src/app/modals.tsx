@@ -15,7 +15,7 @@ export const MODALS = {
     import('@/features/language-picker/LanguagePickerModal').then((m) => ({ default: m.LanguagePickerModal })),
   ),
   feedback: lazy(async () => {
-    const m = await import('@/shared/observability/FeedbackModal');
+    const m = await import('@/app/observability/FeedbackModal');
     await m.messagesReady;
     return { default: m.FeedbackModal };
   }),

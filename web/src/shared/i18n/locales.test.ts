@@ -32,8 +32,8 @@ describe('locales', () => {
         '/src/features/settings/locales',
         '/src/features/stock/locales',
         '/src/shared/i18n/locales',
-        '/src/shared/market/locales',
-        '/src/shared/observability/locales',
+        '/src/entities/instrument/locales',
+        '/src/app/observability/locales',
       ].sort(),
     );
   });

@@ -14,6 +14,7 @@
  * for it, in order.
  */
 import type { MemberIdentity } from './identity';
+import { setErrorReporter } from '@/shared/lib/report-error';
 import type { ErrorDetails, Feedback, Recorder } from './recorder';
 
 export type { Feedback, MemberIdentity };
@@ -46,6 +47,8 @@ export const RECORDER_START_MAX_DELAY_MS = 10_000;
  * `startRecording(false)` turns recording off instead (the dev server has no ingest).
  */
 export function startRecording(enabled = true): void {
+  // What error boundaries catch (shared/lib/report-error) comes here from now on.
+  setErrorReporter(reportError);
   if (!enabled) return settle(undefined);
   const stopEarly = catchEarlyErrors();
   const run = (): void => {

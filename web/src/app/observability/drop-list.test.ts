@@ -147,7 +147,7 @@ describe('drop list (spec §8)', () => {
   });
 
   it('lists every rule, name, field and pattern, in the module comment the server team mirrors', () => {
-    const source = readFileSync(`${process.cwd()}/src/shared/observability/drop-list.ts`, 'utf8');
+    const source = readFileSync(`${process.cwd()}/src/app/observability/drop-list.ts`, 'utf8');
     const comment = source.slice(0, source.indexOf('*/'));
     for (const rule of DROP_RULES) {
       expect(comment, rule.name).toContain(`- \`${rule.name}\` (${rule.field}): \`${rule.pattern}\``);
