@@ -4,7 +4,7 @@ import { useAuth } from '@/entities/member/model/auth-context';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LogoMark } from '@/shared/ui/Logo';
-import { GlobeIcon, SearchIcon } from './icons';
+import { GlobeIcon, SearchIcon } from '@/shared/ui/icons';
 
 /**
  * Top bar: the wordmark (home link), stock search, the member's nickname or a log-in link,

@@ -1,6 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { CalendarIcon, HomeIcon, PieIcon, SettingsIcon, StarIcon, type IconProps } from './icons';
+import { CalendarIcon, HomeIcon, PieIcon, SettingsIcon, StarIcon, type IconProps } from '@/shared/ui/icons';
 import { RouteBoundary } from './RouteBoundary';
 
 /** What a page module gives the router: its component and, if it has its own texts, their readiness. */
