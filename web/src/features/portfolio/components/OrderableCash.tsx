@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { useToast } from '@/shared/ui/toast';
 import { InputField, SelectField } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 import { failureMessage } from '../lib/failure';
 import { cleanDecimal, isDecimal } from '../lib/format';
 import { usePortfolioT } from '../locales/messages';
-import { storeSavedOrderableCash, useAmountsLocked } from '../lib/prefs';
+import { storeSavedOrderableCash } from '../lib/prefs';
 import { Amount } from './ui';
 import { useUpdatePortfolio } from '../api/update-portfolio';
 import { BASE_CURRENCIES, type BaseCurrency, type OrderableCash } from '../api/portfolio';

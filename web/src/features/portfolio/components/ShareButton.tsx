@@ -1,8 +1,8 @@
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { useBridge } from '@/shared/bridge/BridgeProvider';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { useToast } from '@/shared/ui/toast';
 import { usePortfolioT } from '../locales/messages';
-import { useAmountsLocked } from '../lib/prefs';
 import { drawShareCard, shareCardModel, shareColors, shareFileName } from '../lib/share';
 import type { Valuation } from '../api/valuation';
 

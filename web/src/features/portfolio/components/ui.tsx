@@ -4,8 +4,9 @@ import { formatAmount, formatPercent, formatRate, formatUnitAmount, MASKED_AMOUN
 import { CURRENCY_MODES, type CurrencyMode } from '@/shared/lib/storage';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { direction } from '@/entities/instrument/model/format';
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { usePortfolioT } from '../locales/messages';
-import { useAmountsLocked, useCurrencyMode } from '../lib/prefs';
+import { useCurrencyMode } from '../lib/prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 /**

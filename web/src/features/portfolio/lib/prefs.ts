@@ -3,30 +3,17 @@
  * read through the typed codecs of `shared/lib/storage` and followed live (this tab and
  * others): the currency mode, the lock, the holdings' sort and the last orderable cash.
  */
-import { useCallback, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
+import { useStoredValue } from '@/shared/hooks/useStoredValue';
 import {
+  type CurrencyMode,
+  type PortfolioSort,
   readStorage,
   removeStorage,
   subscribeStorage,
   writeStorage,
-  type CurrencyMode,
-  type PortfolioSort,
-  type StorageName,
-  type StorageValue,
 } from '@/shared/lib/storage';
 import type { CurrencyParam } from '../api/keys';
-
-/** A key with a string or boolean value (a stable snapshot), followed live; `undefined` while unset. */
-function useStoredPrimitive<K extends StorageName>(key: K): StorageValue<K> | undefined {
-  const subscribe = useCallback(
-    (onChange: () => void) =>
-      subscribeStorage((changed) => {
-        if (changed === null || changed === key) onChange();
-      }),
-    [key],
-  );
-  return useSyncExternalStore(subscribe, () => readStorage(key), () => undefined);
-}
 
 // --- currency mode -----------------------------------------------------------------------
 
@@ -38,16 +25,8 @@ export function currencyParam(mode: CurrencyMode): CurrencyParam {
 }
 
 export function useCurrencyMode(): [CurrencyMode, (mode: CurrencyMode) => void] {
-  const mode = useStoredPrimitive('PORTFOLIO_CURRENCY_MODE') ?? DEFAULT_CURRENCY_MODE;
-  return [mode, (next) => void writeStorage('PORTFOLIO_CURRENCY_MODE', next)];
-}
-
-// --- lock --------------------------------------------------------------------------------
-
-/** Whether every amount is masked (`MOAT_META_PORTFOLIO_LOCK`). */
-export function useAmountsLocked(): [boolean, (locked: boolean) => void] {
-  const locked = useStoredPrimitive('MOAT_META_PORTFOLIO_LOCK') ?? false;
-  return [locked, (next) => void writeStorage('MOAT_META_PORTFOLIO_LOCK', next)];
+  const [mode = DEFAULT_CURRENCY_MODE, setMode] = useStoredValue('PORTFOLIO_CURRENCY_MODE');
+  return [mode, setMode];
 }
 
 // --- sort --------------------------------------------------------------------------------
@@ -82,7 +61,7 @@ export function useHoldingsSort(): [PortfolioSort, (sort: PortfolioSort) => void
 
 /** The last orderable cash seen (KRW), shown before the network answers. */
 export function useCachedOrderableCash(): string | undefined {
-  return useStoredPrimitive('KB_ORDERABLE_CASH_AMOUNT');
+  return useStoredValue('KB_ORDERABLE_CASH_AMOUNT')[0];
 }
 
 /** Remembers a KRW orderable cash (the key holds won only; other currencies are not kept). */

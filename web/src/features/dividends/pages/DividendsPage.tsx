@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
-import { DividendCalendar } from './DividendCalendar';
-import { MyDividends } from './MyDividends';
-import './dividends.css';
+import { DividendCalendar } from '../components/DividendCalendar';
+import { MyDividends } from '../components/MyDividends';
+import '../components/dividends.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /**
  * `/dividends`: the public calendar of ex-dates and pay dates, and for a member their

@@ -1,6 +1,6 @@
 /** The calendar's entries: each dividend is an ex-date event and, once known, a pay-date event. */
-import type { CalendarDividend } from './api';
 import { monthOf, type IsoDate, type IsoMonth } from './dates';
+import type { CalendarDividend } from '../api/calendar';
 
 export type EventType = 'ex' | 'pay';
 

@@ -1,5 +1,5 @@
 import { registerMessages } from '@/shared/i18n/i18n';
-import { dividendsKo } from './locales/ko';
+import { dividendsKo } from './ko';
 
 /**
  * The dividend page's texts travel with its code; English loads only when chosen. The
@@ -7,5 +7,5 @@ import { dividendsKo } from './locales/ko';
  */
 export const messagesReady = registerMessages('dividends', {
   ko: dividendsKo,
-  en: () => import('./locales/en').then((m) => m.dividendsEn),
+  en: () => import('./en').then((m) => m.dividendsEn),
 });

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { MASKED_AMOUNT } from '@/shared/i18n/format';
-import { useAmountsLocked } from './prefs';
 
 /**
  * An amount, or `•••••` while amounts are hidden (`MOAT_META_PORTFOLIO_LOCK`). Both

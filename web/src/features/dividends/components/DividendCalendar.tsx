@@ -6,12 +6,12 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { COUNTRY_FILTERS, type CountryFilter } from '@/shared/lib/storage';
 import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { AppLink } from '@/shared/ui/AppLink';
-import { useDividendCalendar } from './api';
-import { addDays, addMonths, daysInMonth, isIsoMonth, monthOf, monthRange, monthWeeks, today, weekday, type IsoDate, type IsoMonth } from './dates';
-import { eventsByDate, type DividendEvent, type EventType } from './events';
-import { formatDay, formatFullDay, formatMonth, weekdayNames } from './format';
-import { useDividendCountry } from './prefs';
+import { addDays, addMonths, daysInMonth, isIsoMonth, monthOf, monthRange, monthWeeks, today, weekday, type IsoDate, type IsoMonth } from '../lib/dates';
+import { eventsByDate, type DividendEvent, type EventType } from '../lib/events';
+import { formatDay, formatFullDay, formatMonth, weekdayNames } from '../lib/format';
+import { useDividendCountry } from '../lib/prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
+import { useDividendCalendar } from '../api/calendar';
 
 type View = 'month' | 'list';
 

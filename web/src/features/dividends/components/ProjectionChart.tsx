@@ -1,13 +1,13 @@
 import Big from 'big.js';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { formatAmount, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';
-import type { ProjectedMonth } from './api';
 import { Amount } from './Amount';
-import { formatMonth, formatMonthShort } from './format';
-import { useAmountsLocked } from './prefs';
+import { formatMonth, formatMonthShort } from '../lib/format';
+import type { ProjectedMonth } from '../api/my-dividends';
 
 /** The plot's own units; it stretches to its box, the labels are HTML under it. */
 const WIDTH = 480;

@@ -7,22 +7,22 @@ import { formatAmount, formatQuantity, formatRate, formatUnitAmount } from '@/sh
 import { useLocale } from '@/shared/i18n/useLocale';
 import { toBig } from '@/shared/lib/money';
 import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
+import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
+import { Amount } from './Amount';
+import { formatShortDate } from '../lib/format';
+import { ProjectionChart } from './ProjectionChart';
+import { initialDividendCurrency } from '../lib/prefs';
+import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
+import { entitlementKey, useRecordEntitlement } from '../api/record-entitlement';
 import {
-  entitlementKey,
-  useMyDividends,
-  useRecordEntitlement,
-  type DividendCurrency,
   type DividendEntitlement,
   type MyDividendsIn as MyDividendsData,
   type ReceivedDividend,
-} from './api';
-import { Amount } from './Amount';
-import { formatShortDate } from './format';
-import { ProjectionChart } from './ProjectionChart';
-import { initialDividendCurrency, useAmountsLocked } from './prefs';
-import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
+  useMyDividends,
+} from '../api/my-dividends';
+import type { DividendCurrency } from '../api/keys';
 
 /** The member's own dividends; a visitor is asked to log in. */
 export function MyDividends() {

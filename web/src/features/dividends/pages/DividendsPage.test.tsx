@@ -7,8 +7,9 @@ import { jsonResponse } from '@/test/fetch';
 import { marketApi } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
-import type { CalendarDividend, DividendEntitlement, MyDividends } from './api';
 import { DividendsPage, messagesReady } from './DividendsPage';
+import type { CalendarDividend } from '../api/calendar';
+import type { DividendEntitlement, MyDividends } from '../api/my-dividends';
 
 beforeAll(async () => {
   await messagesReady;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, addMonths, isIsoMonth, monthRange, monthWeeks, today, weekday } from './dates';
-import { countryParam, entitlementTransaction } from './api';
 import { eventsByDate } from './events';
+import { countryParam } from '../api/calendar';
+import { entitlementTransaction } from '../api/record-entitlement';
 
 describe('calendar dates', () => {
   it('gives a month’s first and last day, leap years included', () => {
