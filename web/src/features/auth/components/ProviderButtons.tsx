@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { writeStorage } from '@/shared/lib/storage';
-import { providerStartUrl } from './api';
-import type { OidcProvider } from './api-types';
+import { providerStartUrl } from '../api/oidc';
+import type { OidcProvider } from '../api/oidc';
 
 const PRESETS = new Set(['kakao', 'naver', 'google', 'apple']);
 

@@ -9,13 +9,14 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { login, providersQueryOptions } from './api';
-import { useFormError } from './errors';
-import { fragmentParams } from './fragment';
-import { ProviderButtons } from './ProviderButtons';
-import './auth.css';
+import { useFormError } from '../lib/errors';
+import { fragmentParams } from '../lib/fragment';
+import { ProviderButtons } from '../components/ProviderButtons';
+import '../components/auth.css';
+import { login } from '../api/login';
+import { providersQueryOptions } from '../api/oidc';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /**
  * `/login`: email and password, and the configured OpenID providers (the last platform

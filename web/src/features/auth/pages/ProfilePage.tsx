@@ -6,10 +6,10 @@ import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { NotFoundView } from '@/shared/ui/NotFoundView';
-import { profileQueryOptions } from './api';
-import './auth.css';
+import '../components/auth.css';
+import { profileQueryOptions } from '../api/profile';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /** `/u/:nickname`: a member's public profile; unknown, deleted or banned members are not found. */
 export function ProfilePage() {

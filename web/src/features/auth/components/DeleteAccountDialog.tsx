@@ -9,10 +9,10 @@ import { markLoggingOut } from '@/entities/member/ui/RequireAuth';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { deleteMe } from './api';
-import type { OidcProvider } from './api-types';
-import { useFormError } from './errors';
+import { useFormError } from '../lib/errors';
 import { ProviderButtons } from './ProviderButtons';
+import { deleteMe } from '../api/delete-me';
+import type { OidcProvider } from '../api/oidc';
 
 const HERE = '/settings/account';
 

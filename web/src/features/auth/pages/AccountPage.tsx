@@ -11,15 +11,18 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { changePassword, exportMe, providersQueryOptions, updateMe } from './api';
-import type { OidcProvider } from './api-types';
-import { DeleteAccountDialog } from './DeleteAccountDialog';
-import { errorMessage, useFormError } from './errors';
-import { Rule } from './Rule';
-import { nicknameProblem, passwordProblem } from './rules';
-import './auth.css';
+import { DeleteAccountDialog } from '../components/DeleteAccountDialog';
+import { errorMessage, useFormError } from '../lib/errors';
+import { Rule } from '../components/Rule';
+import { nicknameProblem, passwordProblem } from '../lib/rules';
+import '../components/auth.css';
+import { changePassword } from '../api/change-password';
+import { exportMe } from '../api/export-me';
+import { providersQueryOptions } from '../api/oidc';
+import { updateMe } from '../api/update-me';
+import type { OidcProvider } from '../api/oidc';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /** The route: members only; visitors go to `/login?next=/settings/account`. */
 export function AccountRoute() {

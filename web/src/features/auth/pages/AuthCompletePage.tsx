@@ -5,9 +5,9 @@ import { useAuth } from '@/entities/member/model/auth-context';
 import { safeNext } from '@/entities/member/model/next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
-import './auth.css';
+import '../components/auth.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /**
  * `/auth/complete#token=…&next=…`: the end of a social log-in. Stores the token and goes

@@ -9,14 +9,15 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { providersQueryOptions, signup } from './api';
-import { useFormError } from './errors';
-import { Rule } from './Rule';
-import { ProviderButtons } from './ProviderButtons';
-import { emailLooksValid, nicknameProblem, passwordProblem } from './rules';
-import './auth.css';
+import { useFormError } from '../lib/errors';
+import { Rule } from '../components/Rule';
+import { ProviderButtons } from '../components/ProviderButtons';
+import { emailLooksValid, nicknameProblem, passwordProblem } from '../lib/rules';
+import '../components/auth.css';
+import { providersQueryOptions } from '../api/oidc';
+import { signup } from '../api/signup';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 type SignupField = 'email' | 'password' | 'nickname';
 

@@ -2,7 +2,7 @@
  * The accounts area's pages, one lazy chunk for the router (`src/app/routes.tsx`): they
  * share most of their code, and one dynamic import keeps the first page's entry small.
  */
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 export { LoginPage } from './LoginPage';
 export { SignupPage } from './SignupPage';
 export { SocialSignupPage } from './SocialSignupPage';

@@ -8,14 +8,14 @@ import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
 import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { oidcSignup } from './api';
-import { useFormError } from './errors';
-import { Rule } from './Rule';
-import { fragmentParams } from './fragment';
-import { nicknameProblem } from './rules';
-import './auth.css';
+import { useFormError } from '../lib/errors';
+import { Rule } from '../components/Rule';
+import { fragmentParams } from '../lib/fragment';
+import { nicknameProblem } from '../lib/rules';
+import '../components/auth.css';
+import { oidcSignup } from '../api/oidc';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /**
  * `/signup/social#ticket=…&next=…&email=…`: a new social identity; the member chooses a
