@@ -4,7 +4,7 @@ import type { dividendsKo } from '@/features/dividends/locales/ko';
 import type { favoritesKo } from '@/features/favorites/locales/ko';
 import type { homeKo } from '@/features/home/locales/ko';
 import type { operatorKo } from '@/features/operator/locales/ko';
-import type { observeKo } from '@/features/operator/observe/locales/ko';
+import type { observeKo } from '@/features/operator/locales/observe/ko';
 import type { portfolioKo } from '@/features/portfolio/locales/ko';
 import type { searchKo } from '@/features/search/locales/ko';
 import type { settingsKo } from '@/features/settings/locales/ko';

@@ -24,7 +24,7 @@ const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPag
 const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
 const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
 // The operator's pages, one chunk routed inside: market data providers and the observability console.
-const OperatorPages = lazyPage(() => import('@/features/operator/observe/OperatorRoutes'), 'OperatorRoutes');
+const OperatorPages = lazyPage(() => import('@/features/operator/pages/OperatorRoutes'), 'OperatorRoutes');
 const DividendsPage = lazyPage(() => import('@/features/dividends/pages/DividendsPage'), 'DividendsPage');
 // The portfolio pages share one chunk; each checks for a member (`RequireAuth`).
 const loadPortfolioPages = () => import('@/features/portfolio/pages');

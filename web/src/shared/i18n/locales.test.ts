@@ -26,7 +26,7 @@ describe('locales', () => {
         '/src/features/favorites/locales',
         '/src/features/home/locales',
         '/src/features/operator/locales',
-        '/src/features/operator/observe/locales',
+        '/src/features/operator/locales/observe',
         '/src/features/portfolio/locales',
         '/src/features/search/locales',
         '/src/features/settings/locales',
