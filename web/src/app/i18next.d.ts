@@ -2,7 +2,7 @@ import 'i18next';
 import type { authKo } from '@/features/auth/locales/ko';
 import type { dividendsKo } from '@/features/dividends/locales/ko';
 import type { favoritesKo } from '@/features/favorites/locales/ko';
-import type { homeKo } from '@/features/home/locales/ko';
+import type { homeKo } from '@/pages/home/locales/ko';
 import type { operatorKo } from '@/features/operator/locales/ko';
 import type { observeKo } from '@/features/operator/locales/observe/ko';
 import type { portfolioKo } from '@/features/portfolio/locales/ko';

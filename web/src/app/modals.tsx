@@ -12,7 +12,7 @@ export interface RouteModalProps {
  */
 export const MODALS = {
   language: lazy(() =>
-    import('@/features/language-picker/LanguagePickerModal').then((m) => ({ default: m.LanguagePickerModal })),
+    import('@/features/language-picker/components/LanguagePickerModal').then((m) => ({ default: m.LanguagePickerModal })),
   ),
   feedback: lazy(async () => {
     const m = await import('@/app/observability/FeedbackModal');

@@ -18,11 +18,11 @@ function lazyPage<K extends string>(load: () => Promise<PageModule<K>>, name: K)
   });
 }
 
-const HomePage = lazyPage(() => import('@/features/home/HomePage'), 'HomePage');
-const SettingsPage = lazyPage(() => import('@/features/settings/SettingsPage'), 'SettingsPage');
-const StockPage = lazyPage(() => import('@/features/stock/StockPage'), 'StockPage');
-const SearchPage = lazyPage(() => import('@/features/search/SearchPage'), 'SearchPage');
-const FavoritesPage = lazyPage(() => import('@/features/favorites/FavoritesPage'), 'FavoritesRoute');
+const HomePage = lazyPage(() => import('@/pages/home/HomePage'), 'HomePage');
+const SettingsPage = lazyPage(() => import('@/features/settings/pages/SettingsPage'), 'SettingsPage');
+const StockPage = lazyPage(() => import('@/pages/stock/StockPage'), 'StockPage');
+const SearchPage = lazyPage(() => import('@/features/search/pages/SearchPage'), 'SearchPage');
+const FavoritesPage = lazyPage(() => import('@/features/favorites/pages/FavoritesPage'), 'FavoritesRoute');
 // The operator's pages, one chunk routed inside: market data providers and the observability console.
 const OperatorPages = lazyPage(() => import('@/features/operator/pages/OperatorRoutes'), 'OperatorRoutes');
 const DividendsPage = lazyPage(() => import('@/features/dividends/pages/DividendsPage'), 'DividendsPage');
@@ -43,7 +43,7 @@ const AUTH_ROUTES = [
   ['/settings/account', lazyPage(loadAuthPages, 'AccountRoute')],
   ['/u/:nickname', lazyPage(loadAuthPages, 'ProfilePage')],
 ] as const;
-const NotFoundPage = lazyPage(() => import('@/features/not-found/NotFoundPage'), 'NotFoundPage');
+const NotFoundPage = lazyPage(() => import('@/pages/not-found/NotFoundPage'), 'NotFoundPage');
 
 /** One entry of the navigation (side bar on wide screens, tab bar on narrow ones). */
 export interface NavItem {

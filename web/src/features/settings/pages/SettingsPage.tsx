@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
-import { AboutSection } from './AboutSection';
-import { BridgeSection } from './BridgeSection';
-import { FeedbackSection } from './FeedbackSection';
-import { LanguageSection } from './LanguageSection';
-import './settings.css';
+import { AboutSection } from '../components/AboutSection';
+import { BridgeSection } from '../components/BridgeSection';
+import { FeedbackSection } from '../components/FeedbackSection';
+import { LanguageSection } from '../components/LanguageSection';
+import '../components/settings.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /** Settings: language, app information, the mobile-app integration, and feedback. */
 export function SettingsPage() {

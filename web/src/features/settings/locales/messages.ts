@@ -1,5 +1,5 @@
 import { registerMessages } from '@/shared/i18n/i18n';
-import { settingsKo } from './locales/ko';
+import { settingsKo } from './ko';
 
 /**
  * The settings page's texts travel with its code; English loads only when chosen. The
@@ -7,5 +7,5 @@ import { settingsKo } from './locales/ko';
  */
 export const messagesReady = registerMessages('settings', {
   ko: settingsKo,
-  en: () => import('./locales/en').then((m) => m.settingsEn),
+  en: () => import('./en').then((m) => m.settingsEn),
 });

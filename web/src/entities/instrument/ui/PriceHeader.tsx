@@ -8,7 +8,7 @@ import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { FavoriteButton } from './FavoriteButton';
+import { FavoriteButton } from '@/features/favorites/components/FavoriteButton';
 
 /** Names, the live price and change, when it was current, and what kind of price it is. */
 export function PriceHeader({ instrument }: { instrument: InstrumentDetail }) {

@@ -23,7 +23,7 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import type { Locale } from '@/shared/lib/storage';
 import type { Candle, CandlesResponse, Instrument } from '@/entities/instrument/api/types';
 import { formatPrice, formatVolume, priceDecimals } from '@/entities/instrument/model/format';
-import { exchangeTimeZone, isIntraday, toChartTime } from './chart-time';
+import { exchangeTimeZone, isIntraday, toChartTime } from '../lib/chart-time';
 
 export type ChartMode = 'line' | 'candle';
 

@@ -6,11 +6,11 @@ import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { FavoritesEditor } from './FavoritesEditor';
-import { applyPendingOrder, clearPendingOrder, usePendingOrder, writePendingOrder } from './pending';
-import './favorites.css';
+import { FavoritesEditor } from '../components/FavoritesEditor';
+import { applyPendingOrder, clearPendingOrder, usePendingOrder, writePendingOrder } from '../lib/pending';
+import '../components/favorites.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /** `/favorites`, for members (visitors go to log in and come back). */
 export function FavoritesRoute() {

@@ -1,9 +1,9 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMarketOverview } from '@/features/home/api/overview';
+import { useMarketOverview } from '@/features/overview/api/overview';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
-import { LoadError } from './LoadError';
+import { LoadError } from '@/entities/instrument/ui/LoadError';
 
 /** Rows shown per tab. */
 const MOVERS_SHOWN = 5;

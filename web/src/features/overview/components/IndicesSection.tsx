@@ -3,12 +3,12 @@ import type { QuotedInstrument } from '@/entities/instrument/api/types';
 import { formatPrice } from '@/entities/instrument/model/format';
 import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { useLiveQuote } from '@/entities/instrument/api/live-quote';
-import { useMarketOverview } from '@/features/home/api/overview';
+import { useMarketOverview } from '@/features/overview/api/overview';
 import { ChangeText } from '@/entities/instrument/ui/ChangeText';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
-import { LoadError } from './LoadError';
+import { LoadError } from '@/entities/instrument/ui/LoadError';
 
 /** KOSPI, KOSDAQ, S&P 500, NASDAQ and USD/KRW as cards with live prices. */
 export function IndicesSection() {

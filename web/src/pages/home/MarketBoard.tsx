@@ -1,9 +1,9 @@
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
-import { FavoritesSection } from './FavoritesSection';
-import { IndicesSection } from './IndicesSection';
-import { MoversSection } from './MoversSection';
-import { RecentSection } from './RecentSection';
-import './board.css';
+import { FavoritesSection } from '@/features/favorites/components/HomeFavorites';
+import { IndicesSection } from '@/features/overview/components/IndicesSection';
+import { MoversSection } from '@/features/overview/components/MoversSection';
+import { RecentSection } from '@/features/search/components/HomeRecent';
+import '@/features/overview/components/overview.css';
 
 /** The home page's live parts, each on its own so one failing leaves the others working. */
 export function MarketBoard() {

@@ -4,7 +4,7 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
 import { instrumentNames } from '@/entities/instrument/model/ids';
 import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
-import { moveItem } from './pending';
+import { moveItem } from '../lib/pending';
 
 export interface FavoritesEditorProps {
   /** The list in its edited order. */

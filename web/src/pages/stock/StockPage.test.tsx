@@ -8,7 +8,7 @@ import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
 
 // The canvas chart needs a real browser; here it shows what it was given.
-vi.mock('./ChartCanvas', () => ({
+vi.mock('@/features/stock/components/ChartCanvas', () => ({
   default: ({ data, mode }: { data: CandlesResponse; mode: string }) => (
     <div data-testid="chart-canvas" data-mode={mode} data-range={data.range} data-count={data.candles.length} />
   ),

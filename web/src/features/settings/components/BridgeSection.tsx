@@ -4,7 +4,7 @@ import { useBridge } from '@/shared/bridge/BridgeProvider';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { STORAGE_KEYS } from '@/shared/lib/storage';
 import { useToast } from '@/shared/ui/toast';
-import { renderShareCard } from './shareCard';
+import { renderShareCard } from '../lib/shareCard';
 
 /** How long the loading indicator and the dimmer stay on in the demo. */
 export const BRIDGE_DEMO_MS = 1000;

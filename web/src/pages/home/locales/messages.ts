@@ -1,6 +1,6 @@
 import { registerMessages } from '@/shared/i18n/i18n';
 import { marketMessagesReady } from '@/entities/instrument/locales/messages';
-import { homeKo } from './locales/ko';
+import { homeKo } from './ko';
 
 /**
  * The home page's texts travel with its code (and the shared market texts with them);
@@ -9,7 +9,7 @@ import { homeKo } from './locales/ko';
 export const messagesReady = Promise.all([
   registerMessages('home', {
     ko: homeKo,
-    en: () => import('./locales/en').then((m) => m.homeEn),
+    en: () => import('./en').then((m) => m.homeEn),
   }),
   marketMessagesReady,
 ]).then(() => undefined);

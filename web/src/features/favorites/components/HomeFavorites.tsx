@@ -5,7 +5,7 @@ import { useFavorites } from '@/entities/instrument/api/favorites';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { AppLink } from '@/shared/ui/AppLink';
-import { LoadError } from './LoadError';
+import { LoadError } from '@/entities/instrument/ui/LoadError';
 
 /** Favourites shown on the home page; the rest are on `/favorites`. */
 const HOME_FAVORITES_SHOWN = 10;

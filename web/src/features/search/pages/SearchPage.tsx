@@ -8,9 +8,9 @@ import { useInstrumentCombobox } from '@/entities/instrument/model/useInstrument
 import { InstrumentIdOption, InstrumentOption } from '@/entities/instrument/ui/InstrumentOption';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { useToast } from '@/shared/ui/toast';
-import './search.css';
+import '../components/search.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '../locales/messages';
 
 /** Typing must pause this long before a search is sent. */
 export const SEARCH_DEBOUNCE_MS = 150;

@@ -5,7 +5,7 @@ import { AppLink } from '@/shared/ui/AppLink';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
 import './home.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from './locales/messages';
 
 // The board (prices, favourites, movers) and the API client it needs load as their own
 // chunk, requested as soon as this module runs: the page's frame shows at once and the

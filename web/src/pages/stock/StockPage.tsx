@@ -9,12 +9,12 @@ import { addRecentStock } from '@/entities/instrument/model/recent';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
-import { KeyFigures } from './KeyFigures';
-import { PriceHeader } from './PriceHeader';
-import { StockChart } from './StockChart';
-import './stock.css';
+import { KeyFigures } from '@/features/stock/components/KeyFigures';
+import { PriceHeader } from '@/entities/instrument/ui/PriceHeader';
+import { StockChart } from '@/features/stock/components/StockChart';
+import '@/features/stock/components/stock.css';
 
-export { messagesReady } from './messages';
+export { messagesReady } from '@/features/stock/locales/messages';
 
 /** `/stocks/:id` (`KRX:005930`, the colon as is or `%3A`): price, chart and key figures. */
 export function StockPage() {
