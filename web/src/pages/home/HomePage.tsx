@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Slot } from '@/shared/area/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
@@ -7,14 +8,36 @@ import './home.css';
 
 export { messagesReady } from './locales/messages';
 
-// The board (prices, favourites, movers) and the API client it needs load as their own
-// chunk, requested as soon as this module runs: the page's frame shows at once and the
-// first page stays within its size budget (README, `npm run size`).
-const boardModule = import('./MarketBoard');
-const MarketBoard = lazy(() => boardModule.then((m) => ({ default: m.MarketBoard })));
+export interface HomePageProps {
+  /** What the areas put on home (`slots.home`), in order: the member's money, the market, favourites, … */
+  sections: readonly Slot[];
+}
 
-/** The market home: indices and FX, the member's favourites, top movers, recently viewed stocks. */
-export function HomePage() {
+/** Consecutive half-width sections side by side (on wide screens), the others alone. */
+function rows(sections: readonly Slot[]): Slot[][] {
+  const out: Slot[][] = [];
+  for (const section of sections) {
+    const last = out.at(-1);
+    if (section.span === 'half' && last?.length === 1 && last[0]!.span === 'half') last.push(section);
+    else out.push([section]);
+  }
+  return out;
+}
+
+function Section({ slot }: { slot: Slot }) {
+  return (
+    <ErrorBoundary>
+      <slot.Component />
+    </ErrorBoundary>
+  );
+}
+
+/**
+ * `/`: the member's home, assembled from the sections the areas export (their code loads
+ * in parallel, started by the route; the frame shows at once and the sections together,
+ * so nothing jumps while they arrive).
+ */
+export function HomePage({ sections }: HomePageProps) {
   const { t } = useTranslation('home');
   usePageMeta({ title: t('meta.title'), description: t('meta.description') });
 
@@ -32,17 +55,27 @@ export function HomePage() {
           <span>{t('searchPlaceholder')}</span>
         </AppLink>
       </div>
-      <ErrorBoundary>
-        <Suspense fallback={<BoardSkeleton />}>
-          <MarketBoard />
-        </Suspense>
-      </ErrorBoundary>
+      <Suspense fallback={<BoardSkeleton />}>
+        <div className="home-board">
+          {rows(sections).map((row) =>
+            row.length === 1 ? (
+              <Section key={row[0]!.id} slot={row[0]!} />
+            ) : (
+              <div key={row.map((s) => s.id).join('+')} className="home-board__columns">
+                {row.map((slot) => (
+                  <Section key={slot.id} slot={slot} />
+                ))}
+              </div>
+            ),
+          )}
+        </div>
+      </Suspense>
       <p className="home__disclaimer">{t('disclaimer')}</p>
     </div>
   );
 }
 
-/** The board's outline while its code loads, so nothing moves when it arrives. */
+/** The sections' outline while their code loads, so nothing moves when they arrive. */
 function BoardSkeleton() {
   return (
     <div className="home-skeleton" aria-busy="true">

@@ -1,30 +1,40 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ApiError } from '@/shared/api/client';
-import { useLocale } from '@/shared/i18n/useLocale';
-import { instrumentNames, isInstrumentId } from '@/entities/instrument/model/ids';
 import { useInstrument } from '@/entities/instrument/api/instrument';
+import { instrumentNames, isInstrumentId } from '@/entities/instrument/model/ids';
 import { addRecentStock } from '@/entities/instrument/model/recent';
+import { PriceHeader } from '@/entities/instrument/ui/PriceHeader';
+import { ApiError } from '@/shared/api/client';
+import type { Slot, StockSlotProps } from '@/shared/area/types';
+import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { ErrorBoundary } from '@/shared/ui/ErrorBoundary';
-import { KeyFigures } from '@/features/stock/components/KeyFigures';
-import { PriceHeader } from '@/entities/instrument/ui/PriceHeader';
-import { StockChart } from '@/features/stock/components/StockChart';
-import '@/features/stock/components/stock.css';
+import './stock-page.css';
 
-export { messagesReady } from '@/features/stock/locales/messages';
+export { messagesReady } from './locales/messages';
 
-/** `/stocks/:id` (`KRX:005930`, the colon as is or `%3A`): price, chart and key figures. */
-export function StockPage() {
-  const { id = '' } = useParams();
-  const valid = isInstrumentId(id);
-  return valid ? <Stock key={id} id={id} /> : <StockNotFound />;
+export interface StockPageProps {
+  /** What the areas put under the price (`slots.stockSections`): the chart, key figures, … */
+  sections: readonly Slot<StockSlotProps>[];
+  /** What the areas put beside the name (`slots.stockActions`): the favourite star, … */
+  actions: readonly Slot<StockSlotProps>[];
 }
 
-function Stock({ id }: { id: string }) {
-  const { t } = useTranslation('stock');
+/**
+ * `/stocks/:id` (`KRX:005930`, the colon as is or `%3A`): the instrument's price header,
+ * then the sections the areas export for it, each told only the instrument's id (its
+ * details are in the query cache).
+ */
+export function StockPage(props: StockPageProps) {
+  const { id = '' } = useParams();
+  const valid = isInstrumentId(id);
+  return valid ? <Stock key={id} id={id} {...props} /> : <StockNotFound />;
+}
+
+function Stock({ id, sections, actions }: StockPageProps & { id: string }) {
+  const { t } = useTranslation('stockPage');
   const locale = useLocale();
   const detail = useInstrument(id);
   const instrument = detail.data;
@@ -60,11 +70,23 @@ function Stock({ id }: { id: string }) {
 
   return (
     <div className="stock" data-testid="stock-page">
-      <PriceHeader instrument={instrument} />
-      <ErrorBoundary>
-        <StockChart instrument={instrument} />
-      </ErrorBoundary>
-      <KeyFigures instrument={instrument} />
+      <PriceHeader
+        instrument={instrument}
+        actions={actions.map((slot) => (
+          <ErrorBoundary key={slot.id} fallback={() => null}>
+            <Suspense fallback={null}>
+              <slot.Component instrumentId={id} />
+            </Suspense>
+          </ErrorBoundary>
+        ))}
+      />
+      <Suspense fallback={<span className="stock-skeleton stock-skeleton--chart" />}>
+        {sections.map((slot) => (
+          <ErrorBoundary key={slot.id}>
+            <slot.Component instrumentId={id} />
+          </ErrorBoundary>
+        ))}
+      </Suspense>
     </div>
   );
 }
@@ -80,7 +102,7 @@ function StockSkeleton() {
 }
 
 function StockNotFound() {
-  const { t } = useTranslation('stock');
+  const { t } = useTranslation('stockPage');
   usePageMeta({ title: t('meta.fallbackTitle'), description: t('meta.fallbackDescription') });
   return (
     <div className="stock stock--not-found" data-testid="stock-not-found">

@@ -10,7 +10,7 @@ import type { ko } from '@/shared/i18n/locales/ko';
 import type { IconProps } from '@/shared/ui/icons';
 
 /** A label of the navigation: a key of `nav` in the shell's messages (always loaded). */
-export type NavLabelKey = `nav.${Exclude<keyof (typeof ko)['nav'], 'label' | 'all'>}`;
+export type NavLabelKey = `nav.${Exclude<keyof (typeof ko)['nav'], 'label' | 'all' | 'allTitle' | 'sections'>}`;
 
 /** An area's entry in the navigation. */
 export interface NavEntry {

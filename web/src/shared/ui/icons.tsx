@@ -1,4 +1,4 @@
-/** Line icons of the shell (24 × 24, `currentColor`). */
+/** Line icons (24 × 24, `currentColor`): the navigation's and the header's. */
 export interface IconProps {
   size?: number;
 }
@@ -72,6 +72,17 @@ export function SearchIcon({ size = 24 }: IconProps) {
     <svg {...common} width={size} height={size}>
       <circle cx="11" cy="11" r="6.5" />
       <path d="m16 16 4.5 4.5" />
+    </svg>
+  );
+}
+
+export function GridIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <rect x="4" y="4" width="6.5" height="6.5" rx="1.5" />
+      <rect x="13.5" y="4" width="6.5" height="6.5" rx="1.5" />
+      <rect x="4" y="13.5" width="6.5" height="6.5" rx="1.5" />
+      <rect x="13.5" y="13.5" width="6.5" height="6.5" rx="1.5" />
     </svg>
   );
 }

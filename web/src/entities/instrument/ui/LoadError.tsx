@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 export function LoadError({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation('market');
   return (
-    <div className="board-error" role="alert">
+    <div className="section-card__error" role="alert">
       <span>{t('loadFailed')}</span>
       <button type="button" className="button button--secondary" onClick={onRetry}>
         {t('retry')}

@@ -1,17 +1,27 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { InstrumentDetail } from '@/entities/instrument/api/types';
-import { direction, formatPrice, NO_VALUE } from '@/entities/instrument/model/format';
-import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '@/entities/instrument/model/ids';
-import { useLiveQuote } from '@/entities/instrument/api/live-quote';
-import { ChangeText } from '@/entities/instrument/ui/ChangeText';
-import { ExchangeBadge } from '@/entities/instrument/ui/ExchangeBadge';
-import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
+import type { InstrumentDetail } from '../api/types';
+import { direction, formatPrice, NO_VALUE } from '../model/format';
+import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '../model/ids';
+import { useLiveQuote } from '../api/live-quote';
+import { ChangeText } from './ChangeText';
+import { ExchangeBadge } from './ExchangeBadge';
+import { QuoteBadges } from './QuoteBadges';
+import './price-header.css';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
-import { FavoriteButton } from '@/features/favorites/components/FavoriteButton';
 
-/** Names, the live price and change, when it was current, and what kind of price it is. */
-export function PriceHeader({ instrument }: { instrument: InstrumentDetail }) {
+export interface PriceHeaderProps {
+  instrument: InstrumentDetail;
+  /** Beside the names: what other areas offer on the instrument (the favourite star, …). */
+  actions?: ReactNode;
+}
+
+/**
+ * A stock page's heading: names (the `h1`), ticker and market, the live price and change,
+ * when it was current, and what kind of price it is.
+ */
+export function PriceHeader({ instrument, actions }: PriceHeaderProps) {
   const { t } = useTranslation('market');
   const locale = useLocale();
   // `useInstrument` seeded the cache with the quote it carried; the stream keeps it current.
@@ -39,7 +49,7 @@ export function PriceHeader({ instrument }: { instrument: InstrumentDetail }) {
             <ExchangeBadge instrument={instrument} />
           </p>
         </div>
-        <FavoriteButton instrument={instrument} />
+        {actions}
       </div>
       {quote ? (
         <>

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useAuth } from '@/entities/member/model/auth-context';
+import { useAuth } from './auth-context';
 import { liveStream, type TopicStream } from '@/shared/stream/stream';
 import { MEMBER_QUERY_ROOT } from '../api/keys';
 

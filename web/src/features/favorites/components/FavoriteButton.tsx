@@ -4,8 +4,11 @@ import { useAuth } from '@/entities/member/model/auth-context';
 import { loginPath } from '@/entities/member/model/next';
 import type { Instrument } from '@/entities/instrument/api/types';
 import { FAVORITES_MAX, useFavoriteToggle } from '@/entities/instrument/api/favorites';
+import { useInstrument } from '@/entities/instrument/api/instrument';
 import { AppLink } from '@/shared/ui/AppLink';
+import type { StockSlotProps } from '@/shared/area/types';
 import { useToast } from '@/shared/ui/toast';
+import './favorite-button.css';
 
 function Star({ filled }: { filled: boolean }) {
   return (
@@ -21,14 +24,20 @@ function Star({ filled }: { filled: boolean }) {
   );
 }
 
-/** The favourite star: a toggle for members, a way to log in (and come back) for visitors. */
-export function FavoriteButton({ instrument }: { instrument: Instrument }) {
-  const { t } = useTranslation('stock');
+export { messagesReady } from '../locales/messages';
+
+/**
+ * A stock page's favourite star (slot `stockActions`): a toggle for members, a way to
+ * log in (and come back) for visitors.
+ */
+export function FavoriteButton({ instrumentId }: StockSlotProps) {
+  const { t } = useTranslation('favorites');
+  const instrument = useInstrument(instrumentId).data;
   const { isLoggedIn } = useAuth();
   const { pathname, search } = useLocation();
   if (!isLoggedIn) {
     return (
-      <AppLink to={loginPath(pathname + search)} className="favorite-button" aria-label={t('favorite.login')} data-testid="favorite-login">
+      <AppLink to={loginPath(pathname + search)} className="favorite-button" aria-label={t('star.login')} data-testid="favorite-login">
         <Star filled={false} />
       </AppLink>
     );
@@ -36,20 +45,20 @@ export function FavoriteButton({ instrument }: { instrument: Instrument }) {
   return <MemberFavoriteButton instrument={instrument} />;
 }
 
-function MemberFavoriteButton({ instrument }: { instrument: Instrument }) {
-  const { t } = useTranslation('stock');
+function MemberFavoriteButton({ instrument }: { instrument: Instrument | undefined }) {
+  const { t } = useTranslation('favorites');
   const toast = useToast();
   const favorite = useFavoriteToggle(instrument);
   const onClick = () => {
     if (favorite.full) {
-      toast.show(t('favorite.full', { max: FAVORITES_MAX }), { tone: 'error' });
+      toast.show(t('star.full', { max: FAVORITES_MAX }), { tone: 'error' });
       return;
     }
     const adding = !favorite.isFavorite;
     // The star turns at once (optimistic); the toast waits for the server's answer.
     favorite.toggle({
-      onError: () => toast.show(t('favorite.failed'), { tone: 'error' }),
-      onSuccess: () => toast.show(t(adding ? 'favorite.added' : 'favorite.removed'), { tone: 'success' }),
+      onError: () => toast.show(t('star.failed'), { tone: 'error' }),
+      onSuccess: () => toast.show(t(adding ? 'star.added' : 'star.removed'), { tone: 'success' }),
     });
   };
   return (
@@ -57,8 +66,8 @@ function MemberFavoriteButton({ instrument }: { instrument: Instrument }) {
       type="button"
       className={`favorite-button${favorite.isFavorite ? ' favorite-button--on' : ''}`}
       aria-pressed={favorite.isFavorite}
-      aria-label={t('favorite.add')}
-      title={t(favorite.isFavorite ? 'favorite.remove' : 'favorite.add')}
+      aria-label={t('star.add')}
+      title={t(favorite.isFavorite ? 'star.remove' : 'star.add')}
       disabled={!favorite.ready}
       onClick={onClick}
       data-testid="favorite-toggle"

@@ -3,27 +3,25 @@ import type { QuotedInstrument } from '@/entities/instrument/api/types';
 import { formatPrice } from '@/entities/instrument/model/format';
 import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';
 import { useLiveQuote } from '@/entities/instrument/api/live-quote';
-import { useMarketOverview } from '@/features/overview/api/overview';
 import { ChangeText } from '@/entities/instrument/ui/ChangeText';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
+import { SectionCard } from '@/shared/ui/card/SectionCard';
+import { useMarketOverview } from '../api/overview';
+import './overview.css';
 import { LoadError } from '@/entities/instrument/ui/LoadError';
+
+export { messagesReady } from '../locales/messages';
 
 /** KOSPI, KOSDAQ, S&P 500, NASDAQ and USD/KRW as cards with live prices. */
 export function IndicesSection() {
-  const { t } = useTranslation('home');
+  const { t } = useTranslation('overview');
   const overview = useMarketOverview();
   const items = overview.data ? [...overview.data.indices, ...overview.data.fx] : [];
   const simulated = items.some((i) => i.simulated);
   return (
-    <section className="board-section" aria-labelledby="indices-title" data-testid="indices">
-      <div className="board-section__head">
-        <h2 id="indices-title" className="board-section__title">
-          {t('indices.title')}
-        </h2>
-        {simulated && <QuoteBadges quote={{ simulated, state: 'live' }} compact />}
-      </div>
+    <SectionCard plain title={t('indices.title')} testId="indices" actions={simulated && <QuoteBadges quote={{ simulated, state: 'live' }} compact />}>
       {overview.isError ? (
         <LoadError onRetry={() => void overview.refetch()} />
       ) : (
@@ -33,7 +31,7 @@ export function IndicesSection() {
             : [0, 1, 2, 3, 4].map((i) => <li key={i} className="index-card index-card--loading" />)}
         </ul>
       )}
-    </section>
+    </SectionCard>
   );
 }
 

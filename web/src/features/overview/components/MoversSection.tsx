@@ -1,8 +1,10 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMarketOverview } from '@/features/overview/api/overview';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
+import { SectionCard } from '@/shared/ui/card/SectionCard';
+import { useMarketOverview } from '../api/overview';
+import './overview.css';
 import { LoadError } from '@/entities/instrument/ui/LoadError';
 
 /** Rows shown per tab. */
@@ -10,9 +12,11 @@ const MOVERS_SHOWN = 5;
 const TABS = ['gainers', 'losers'] as const;
 type Tab = (typeof TABS)[number];
 
+export { messagesReady } from '../locales/messages';
+
 /** The day's top gainers and losers, as two tabs. */
 export function MoversSection() {
-  const { t } = useTranslation('home');
+  const { t } = useTranslation('overview');
   const overview = useMarketOverview();
   const [tab, setTab] = useState<Tab>('gainers');
   const id = useId();
@@ -34,14 +38,8 @@ export function MoversSection() {
   };
 
   return (
-    <section className="board-section card" aria-labelledby={`${id}-title`} data-testid="movers">
-      <div className="board-section__head">
-        <h2 id={`${id}-title`} className="board-section__title">
-          {t('movers.title')}
-        </h2>
-        {simulated && <QuoteBadges quote={{ simulated: true, state: 'live' }} compact />}
-      </div>
-      <div className="tabs" role="tablist" aria-label={t('movers.title')} onKeyDown={onKeyDown}>
+    <SectionCard title={t('movers.title')} testId="movers" actions={simulated && <QuoteBadges quote={{ simulated: true, state: 'live' }} compact />}>
+      <div className="tabs" role="tablist" aria-label={t('movers.title')}>
         {TABS.map((name) => (
           <button
             key={name}
@@ -56,6 +54,7 @@ export function MoversSection() {
             aria-controls={`${id}-panel`}
             tabIndex={tab === name ? 0 : -1}
             onClick={() => setTab(name)}
+            onKeyDown={onKeyDown}
           >
             {t(`movers.${name}`)}
           </button>
@@ -65,9 +64,9 @@ export function MoversSection() {
         {overview.isError ? (
           <LoadError onRetry={() => void overview.refetch()} />
         ) : !overview.data ? (
-          <div className="board-loading" aria-busy="true" />
+          <div className="section-card__loading" aria-busy="true" />
         ) : rows.length === 0 ? (
-          <p className="board-empty">{t('movers.empty')}</p>
+          <p className="section-card__empty">{t('movers.empty')}</p>
         ) : (
           <ol className="instrument-list">
             {rows.map((item) => (
@@ -76,6 +75,6 @@ export function MoversSection() {
           </ol>
         )}
       </div>
-    </section>
+    </SectionCard>
   );
 }

@@ -3,33 +3,36 @@ import { useInstrument } from '@/entities/instrument/api/instrument';
 import { useRecentStocks } from '@/entities/instrument/model/recent';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { AppLink } from '@/shared/ui/AppLink';
+import { SectionCard } from '@/shared/ui/card/SectionCard';
 
 /** Recently viewed stocks shown on the home page; all of them are on the search page. */
 const HOME_RECENT_SHOWN = 5;
 
-/** The stocks whose pages were opened last (nothing when there are none). */
-export function RecentSection() {
-  const { t } = useTranslation('home');
+export { messagesReady } from '../locales/messages';
+
+/** Home's section of the stocks whose pages were opened last (nothing when there are none). */
+export function HomeRecent() {
+  const { t } = useTranslation('search');
   const recent = useRecentStocks();
   if (recent.length === 0) return null;
   return (
-    <section className="board-section card" aria-labelledby="recent-title" data-testid="home-recent">
-      <div className="board-section__head">
-        <h2 id="recent-title" className="board-section__title">
-          {t('recent.title')}
-        </h2>
-        {recent.length > HOME_RECENT_SHOWN && (
-          <AppLink to="/search" className="board-section__link">
+    <SectionCard
+      title={t('recent.title')}
+      testId="home-recent"
+      actions={
+        recent.length > HOME_RECENT_SHOWN && (
+          <AppLink to="/search" className="section-card__link">
             {t('recent.all')}
           </AppLink>
-        )}
-      </div>
+        )
+      }
+    >
       <ul className="instrument-list">
         {recent.slice(0, HOME_RECENT_SHOWN).map((id) => (
           <RecentRow key={id} id={id} />
         ))}
       </ul>
-    </section>
+    </SectionCard>
   );
 }
 

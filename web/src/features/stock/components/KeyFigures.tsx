@@ -1,4 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { useInstrument } from '@/entities/instrument/api/instrument';
+import type { StockSlotProps } from '@/shared/area/types';
+import './stock.css';
 import { formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Decimal, InstrumentDetail } from '@/entities/instrument/api/types';
@@ -7,8 +10,15 @@ import { useQuote } from '@/entities/instrument/api/quote';
 
 type FigureKey = 'previousClose' | 'open' | 'dayRange' | 'week52Range' | 'volume' | 'marketCap' | 'dividendYield';
 
-/** Previous close, open, day and 52-week ranges, volume, market cap, dividend yield ("—" when unknown). */
-export function KeyFigures({ instrument }: { instrument: InstrumentDetail }) {
+export { messagesReady } from '../locales/messages';
+
+/** A stock page's key figures (slot `stockSections`): previous close, open, day and 52-week ranges, volume, market cap, dividend yield ("—" when unknown). */
+export function KeyFigures({ instrumentId }: StockSlotProps) {
+  const instrument = useInstrument(instrumentId).data;
+  return instrument ? <Figures instrument={instrument} /> : null;
+}
+
+function Figures({ instrument }: { instrument: InstrumentDetail }) {
   const { t } = useTranslation('stock');
   const locale = useLocale();
   // The live quote (the header subscribes) has the session's own open, range and volume.

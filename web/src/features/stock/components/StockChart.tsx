@@ -2,9 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useInstrument } from '@/entities/instrument/api/instrument';
 import type { Instrument } from '@/entities/instrument/api/types';
-import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '@/features/stock/api/candles';
+import type { StockSlotProps } from '@/shared/area/types';
+import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '../api/candles';
 import type { ChartMode } from './ChartCanvas';
+import './stock.css';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
 
 // lightweight-charts (~60 KiB gzip) comes with the chart itself, in its own chunk.
@@ -12,8 +15,15 @@ const ChartCanvas = lazy(() => import('./ChartCanvas'));
 
 const MODES: readonly ChartMode[] = ['line', 'candle'];
 
-/** The price chart: range buttons (kept in `?range=`), line or candles, and the chart. */
-export function StockChart({ instrument }: { instrument: Instrument }) {
+export { messagesReady } from '../locales/messages';
+
+/** A stock page's chart (slot `stockSections`): range buttons (kept in `?range=`), line or candles, and the chart. */
+export function StockChart({ instrumentId }: StockSlotProps) {
+  const instrument = useInstrument(instrumentId).data;
+  return instrument ? <Chart instrument={instrument} /> : null;
+}
+
+function Chart({ instrument }: { instrument: Instrument }) {
   const { t } = useTranslation('stock');
   const [params, setParams] = useSearchParams();
   const raw = params.get('range');
