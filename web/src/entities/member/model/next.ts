@@ -5,6 +5,7 @@ const BASE = 'https://moat.invalid';
 export const NEXT_MAX_CHARS = 1024;
 
 /** Control characters and backslashes (browsers read `\` as `/`). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
 const UNSAFE = /[\\\u0000-\u001f\u007f]/;
 
 /** `/` followed by anything but `/` or `\` (or by nothing). */

@@ -42,7 +42,8 @@ export function LoginPage() {
   });
   useEffect(() => {
     if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
-    // Once.
+    // Once, on arrival: the fragment was read into state above and leaves the address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const [last] = useState(() => readStorage('MOAT_LOGIN_PLATFORM'));

@@ -34,7 +34,8 @@ export function SocialSignupPage() {
   });
   useEffect(() => {
     if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
-    // Once.
+    // Once, on arrival: the fragment was read into state above and leaves the address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const [nickname, setNickname] = useState('');

@@ -129,6 +129,8 @@ export function FavoritesEditor({ list, onChange, busy = false }: FavoritesEdito
           const dy = offset(index);
           const dragged = drag?.from === index;
           return (
+            // Alt+↑/↓ from any of the row's buttons moves the row (delegated to the row).
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
             <li
               key={item.id}
               ref={(el) => {

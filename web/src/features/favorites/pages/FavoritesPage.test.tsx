@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@/entities/instrument/api/types';
 import { resetLiveStream } from '@/shared/stream/stream';
@@ -190,9 +190,7 @@ describe('favourites page', () => {
     const handle = within(screen.getAllByTestId('favorite-edit-row')[0]!).getByTestId('drag-handle');
     fireEvent.pointerDown(handle, { pointerId: 2, pointerType: 'touch', clientY: 30 });
     fireEvent.pointerMove(handle, { pointerId: 2, pointerType: 'touch', clientY: 160 });
-    act(() => {
-      fireEvent.pointerCancel(handle, { pointerId: 2, pointerType: 'touch' });
-    });
+    fireEvent.pointerCancel(handle, { pointerId: 2, pointerType: 'touch' });
     expect(pending()).toEqual(['KRX:005930', 'NASDAQ:AAPL', 'KRX:000660']);
   });
 });

@@ -1,5 +1,5 @@
-import type { Me } from '@/entities/member/api/me';
 /** Sample answers of the operator read API for the console's tests (plain data). */
+import type { Me } from '@/entities/member/api/me';
 import type {
   ErrorGroup,
   ErrorGroupDetail,

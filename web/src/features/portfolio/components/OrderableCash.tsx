@@ -139,6 +139,8 @@ function OrderableCashForm({
           inputMode="decimal"
           autoComplete="off"
           placeholder="0"
+          // Opened by the member's own "edit" tap: the field they asked for takes the focus.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
           autoFocus
           onChange={(e) => {
             setAmount(e.target.value);

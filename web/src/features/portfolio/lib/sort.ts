@@ -1,8 +1,7 @@
-import { instrumentLabel } from '@/entities/instrument/model/ids';
 /** The holdings' order (`PORTFOLIO_SORT`): by value, return, today's change or name. */
 import type Big from 'big.js';
-import type { PortfolioSort } from '@/shared/lib/storage';
-import type { Locale } from '@/shared/lib/storage';
+import { instrumentLabel } from '@/entities/instrument/model/ids';
+import type { PortfolioSort, Locale } from '@/shared/lib/storage';
 import { toBig } from '@/shared/lib/money';
 import type { Holding } from '../api/valuation';
 

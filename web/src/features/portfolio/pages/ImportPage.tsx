@@ -14,9 +14,9 @@ import { issueMessage } from '../lib/issues';
 import { usePortfolioT, type PortfolioT } from '../locales/messages';
 import { Amount } from '../components/ui';
 import '../components/portfolio.css';
-import type { ImportError, ImportPreview, ImportResult } from '../api/import';
+import type { ImportError, ImportPreview, ImportResult, UploadProgress } from '../api/import';
 import { downloadExport } from '../api/export';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, previewImport, type UploadProgress, useImport } from '../api/import';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, previewImport, useImport } from '../api/import';
 import { parsePortfolioRef } from '../api/keys';
 import { usePortfolio } from '../api/portfolio';
 

@@ -190,6 +190,7 @@ export function ReplayPlayer({ pages, complete, initialOffset, ref }: ReplayPlay
       host.replaceChildren();
     };
     // The player is made once per first page; `t` only names the switch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [first]);
 
   // Later pages, as they arrive (and those that came while the player was loading).
