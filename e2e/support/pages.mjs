@@ -66,13 +66,23 @@ export class AppPage {
   get navigation() {
     return this.frame.getByTestId('app-nav');
   }
-  /** `name`: `home` or `settings`. */
+  /** The navigation's link to an area: `home`, `portfolios`, `dividends`, `favorites`, `settings`. */
   navLink(name) {
     return this.frame.getByTestId(`nav-${name}`);
   }
-  /** Clicks a navigation link and waits for its page. */
+  /**
+   * Follows the navigation to an area. On a phone, an area without a tab of its own is
+   * in 전체 (All): that tab opens the list, and the area is chosen there.
+   */
+  async openNav(name) {
+    const link = this.navLink(name);
+    if (await link.isVisible()) return link.click();
+    await this.frame.getByTestId('nav-all').click();
+    await this.frame.getByTestId(`menu-${name}`).click();
+  }
+  /** Follows the navigation to an area and waits for its page. */
   async nav(name, path = name === 'home' ? '/' : `/${name}`) {
-    await this.navLink(name).click();
+    await this.openNav(name);
     await this.waitForPath(path);
     await this.ready();
   }
