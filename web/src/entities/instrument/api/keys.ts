@@ -1,5 +1,5 @@
 import { MEMBER_QUERY_ROOT } from '@/entities/member/api/keys';
-import type { CandleRange, InstrumentId } from './types';
+import type { InstrumentId } from './types';
 
 /**
  * Query keys of market data. Public data lives under `['market', …]`; the member's own
@@ -10,8 +10,6 @@ export const marketKeys = {
   instrument: (id: InstrumentId) => ['market', 'instrument', id] as const,
   /** The latest quote; the stream writes pushed quotes here. */
   quote: (id: InstrumentId) => ['market', 'quote', id] as const,
-  candles: (id: InstrumentId, range: CandleRange) => ['market', 'candles', id, range] as const,
   search: (query: string, limit: number) => ['market', 'search', query, limit] as const,
-  overview: () => ['market', 'overview'] as const,
   favorites: (userId: number | null) => [MEMBER_QUERY_ROOT, userId, 'favorites'] as const,
 };

@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
 import type { MarketOverview, MarketOverviewResponse, PricedInstrument, QuotedInstrument } from '@/entities/instrument/api/types';
-import { marketKeys } from '@/entities/instrument/api/keys';
+import { overviewKeys } from './keys';
 import { writeQuote } from '@/entities/instrument/api/quote';
 
 /** Movers are re-ranked this often; prices in between come from the stream. */
@@ -24,7 +24,7 @@ export async function fetchOverview(signal?: AbortSignal): Promise<MarketOvervie
 
 export function overviewQueryOptions() {
   return queryOptions({
-    queryKey: marketKeys.overview(),
+    queryKey: overviewKeys.overview(),
     queryFn: async ({ signal, client }) => {
       const overview = await fetchOverview(signal);
       // Each item carries its quote: rows read it through `useQuote` without asking again.

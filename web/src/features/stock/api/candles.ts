@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/shared/api/client';
 import { CANDLE_RANGES, type CandleRange, type CandlesResponse, type InstrumentId } from '@/entities/instrument/api/types';
 import { instrumentPath } from '@/entities/instrument/model/ids';
-import { marketKeys } from '@/entities/instrument/api/keys';
+import { stockKeys } from './keys';
 
 export { CANDLE_RANGES, type CandleRange };
 
@@ -28,7 +28,7 @@ export const fetchCandles = (id: InstrumentId, range: CandleRange, signal?: Abor
 
 export function candlesQueryOptions(id: InstrumentId, range: CandleRange) {
   return queryOptions({
-    queryKey: marketKeys.candles(id, range),
+    queryKey: stockKeys.candles(id, range),
     queryFn: ({ signal }) => fetchCandles(id, range, signal),
     staleTime: CANDLES_STALE_MS[range],
   });
