@@ -18,6 +18,8 @@ const PAGE_HEADINGS = {
   '/settings/account': '#main [data-testid="account-page"] h1',
   '/search': '#main .search-page h1',
   '/favorites': '#main [data-testid="favorites-page"] h1',
+  '/portfolios': '#main [data-testid="portfolio-list-page"] h1',
+  '/dividends': '#main [data-testid="dividends-page"] h1',
 };
 const NOT_FOUND_HEADING = '#main [data-testid="not-found"] h1';
 /** A stock's page once its instrument has loaded (or the stock's own "not found"). */
