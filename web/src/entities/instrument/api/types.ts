@@ -12,12 +12,7 @@
  * volumes and share counts are integers.
  */
 import type { ApiSchema } from '@/shared/api/client';
-
-/**
- * `T` with the fields of `N` replaced (not intersected): for nested objects and arrays,
- * where an intersection would leave two element types side by side.
- */
-type Narrow<T, N> = Omit<T, keyof N> & N;
+import type { Narrow } from '@/shared/api/narrow';
 
 /** A decimal number as text, exactly as the server wrote it. */
 export type Decimal = string;

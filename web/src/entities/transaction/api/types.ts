@@ -6,9 +6,7 @@
  */
 import type { InstrumentId } from '@/entities/instrument/api/types';
 import type { ApiSchema } from '@/shared/api/client';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
+import type { Narrow } from '@/shared/api/narrow';
 
 export type TxKind = 'buy' | 'sell' | 'dividend' | 'deposit' | 'withdrawal' | 'fee' | 'tax' | 'split';
 export const TX_KINDS = ['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee', 'tax', 'split'] as const satisfies readonly TxKind[];

@@ -7,12 +7,10 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { useAuth } from '@/entities/member/model/auth-context';
 import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { dividendKeys, type DividendCurrency } from './keys';
 
 export type { DividendCurrency };
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 /** One month (`YYYY-MM`) of the 12-month forward projection, in the requested currency; `net` after withholding. */
 export type ProjectedMonth = ApiSchema<'ProjectionMonthDto'>;

@@ -2,11 +2,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { portfolioKeys } from './keys';
 import type { BaseCurrency, CostMethod, Portfolio } from './portfolio';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 export type NewPortfolio = Narrow<ApiSchema<'NewPortfolioRequest'>, { base_currency: BaseCurrency; cost_method?: CostMethod }>;
 

@@ -3,13 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@/entities/member/model/auth-context';
 import type { Transaction } from '@/entities/transaction/api/types';
 import type { ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { postCsv, type UploadProgress } from './csv';
 import { portfolioKeys, portfolioPath } from './keys';
 
 export type { UploadProgress };
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 /** The server refuses larger files (413 `payload_too_large`; `moat_portfolio::csv_file::MAX_IMPORT_BYTES`). */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;

@@ -3,11 +3,9 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { useAuth } from '@/entities/member/model/auth-context';
 import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { portfolioKeys, type CurrencyParam } from './keys';
 import type { Portfolio } from './portfolio';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 /** Totals of a portfolio (or of the meta portfolio), in `currency`, rounded to its minor unit. */
 export type Totals = ApiSchema<'TotalsDto'>;

@@ -3,11 +3,9 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { useAuth } from '@/entities/member/model/auth-context';
 import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { portfolioKeys, portfolioPath, type CurrencyParam, type PortfolioRef } from './keys';
 import { currencyFor } from './valuation';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 export type PeriodKey = '1M' | '3M' | 'YTD' | '1Y' | 'ALL';
 export const PERIODS = ['1M', '3M', 'YTD', '1Y', 'ALL'] as const satisfies readonly PeriodKey[];

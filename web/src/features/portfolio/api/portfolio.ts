@@ -2,10 +2,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { META_ID, portfolioKeys, portfolioPath, type PortfolioRef } from './keys';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 export type BaseCurrency = 'KRW' | 'USD';
 export const BASE_CURRENCIES = ['KRW', 'USD'] as const satisfies readonly BaseCurrency[];

@@ -2,11 +2,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { portfolioKeys, portfolioPath } from './keys';
 import type { CostMethod, Portfolio } from './portfolio';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 /** Only the fields sent change; `null` clears the broker or the orderable cash. */
 export type PortfolioPatch = Narrow<ApiSchema<'PortfolioPatch'>, { cost_method?: CostMethod }>;

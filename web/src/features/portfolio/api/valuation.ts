@@ -4,10 +4,8 @@ import type { InstrumentKind } from '@/entities/instrument/api/types';
 import { useAuth } from '@/entities/member/model/auth-context';
 import type { LedgerIssue } from '@/entities/transaction/api/types';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
+import type { Narrow } from '@/shared/api/narrow';
 import { META_ID, portfolioKeys, portfolioPath, type CurrencyParam, type PortfolioRef } from './keys';
-
-/** `T` with the fields of `N` replaced (not intersected). */
-type Narrow<T, N> = Omit<T, keyof N> & N;
 
 /** One open holding; its names, ticker and kind are absent when the catalogue does not know the instrument. */
 export type Holding = Narrow<ApiSchema<'HoldingDto'>, { kind?: InstrumentKind | null }>;
