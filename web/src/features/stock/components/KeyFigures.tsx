@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import type { StockSlotProps } from '@/shared/area/types';
+import { SectionCard } from '@/shared/ui/card/SectionCard';
 import './stock.css';
 import { formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
@@ -43,10 +44,7 @@ function Figures({ instrument }: { instrument: InstrumentDetail }) {
     ],
   ];
   return (
-    <section className="stock-section card" aria-labelledby="figures-title">
-      <h2 id="figures-title" className="stock-section__title">
-        {t('figures.title')}
-      </h2>
+    <SectionCard title={t('figures.title')}>
       <dl className="figures" data-testid="key-figures">
         {figures.map(([key, value]) => (
           <div key={key} className="figures__item" data-testid={`figure-${key}`}>
@@ -55,6 +53,6 @@ function Figures({ instrument }: { instrument: InstrumentDetail }) {
           </div>
         ))}
       </dl>
-    </section>
+    </SectionCard>
   );
 }

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import type { Instrument } from '@/entities/instrument/api/types';
 import type { StockSlotProps } from '@/shared/area/types';
+import { SectionCard } from '@/shared/ui/card/SectionCard';
 import { CANDLE_RANGES, candlesQueryOptions, DEFAULT_CANDLE_RANGE, isCandleRange, type CandleRange } from '../api/candles';
 import type { ChartMode } from './ChartCanvas';
 import './stock.css';
@@ -43,18 +44,19 @@ function Chart({ instrument }: { instrument: Instrument }) {
   };
 
   return (
-    <section className="stock-section card chart" aria-labelledby="chart-title" data-testid="stock-chart">
-      <div className="chart__head">
-        <h2 id="chart-title" className="stock-section__title">
-          {t('chart.title')}
-        </h2>
+    <SectionCard
+      className="chart"
+      title={t('chart.title')}
+      testId="stock-chart"
+      actions={
         <SegmentedControl
           label={t('chart.modes')}
           segments={MODES.map((m) => ({ value: m, label: t(`chart.${m}`) }))}
           value={mode}
           onChange={setMode}
         />
-      </div>
+      }
+    >
       <SegmentedControl
         className="chart__ranges"
         label={t('chart.ranges')}
@@ -90,6 +92,6 @@ function Chart({ instrument }: { instrument: Instrument }) {
           {t('chart.credit')}
         </a>
       </p>
-    </section>
+    </SectionCard>
   );
 }
