@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useMeta } from '@/shared/api/meta';
+import { useMeta } from '@/features/settings/api/meta';
 import { formatDate } from '@/shared/i18n/format';
 import { LOCALE_NAMES, isLocale } from '@/shared/i18n/i18n';
 import { useLocale } from '@/shared/i18n/useLocale';

@@ -1,15 +1,10 @@
 /** `GET /api/meta`: server version, clock and defaults. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet, type ApiSchema } from './client';
+import { apiGet, type ApiSchema } from '@/shared/api/client';
+import { settingsKeys } from './keys';
 
 /** The response of `GET /api/meta`: version, clock (RFC 3339), default locale, host page. */
 export type Meta = ApiSchema<'Meta'>;
-
-/** Query keys of the meta area. */
-export const metaKeys = {
-  all: ['meta'] as const,
-  detail: () => [...metaKeys.all, 'detail'] as const,
-};
 
 export function getMeta(signal?: AbortSignal): Promise<Meta> {
   return apiGet('/api/meta', { signal });
@@ -17,7 +12,7 @@ export function getMeta(signal?: AbortSignal): Promise<Meta> {
 
 export function metaQueryOptions() {
   return queryOptions({
-    queryKey: metaKeys.detail(),
+    queryKey: settingsKeys.meta(),
     queryFn: ({ signal }) => getMeta(signal),
     staleTime: 60_000,
   });
