@@ -4,12 +4,15 @@ import { lazyComponent } from '@/shared/area/lazy';
 
 export type { overviewKo as OverviewMessages } from './locales/ko';
 
+// The sections share one chunk: one request for both.
+const sections = () => import('./components/home-sections');
+
 export const overviewArea = {
   id: 'overview',
   slots: {
     home: [
-      { id: 'indices', order: 20, ...lazyComponent(() => import('./components/IndicesSection'), 'IndicesSection') },
-      { id: 'movers', order: 40, span: 'half', ...lazyComponent(() => import('./components/MoversSection'), 'MoversSection') },
+      { id: 'indices', order: 20, ...lazyComponent(sections, 'IndicesSection') },
+      { id: 'movers', order: 40, span: 'half', ...lazyComponent(sections, 'MoversSection') },
     ],
   },
 } as const satisfies Area;
