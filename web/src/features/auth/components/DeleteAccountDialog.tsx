@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,8 +8,8 @@ import { useAuth } from '@/entities/member/model/auth-context';
 import { markLoggingOut } from '@/entities/member/ui/RequireAuth';
 import { Modal } from '@/shared/ui/Modal';
 import { useToast } from '@/shared/ui/toast';
-import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { useFormError } from '../lib/errors';
+import { InputField } from '@/shared/ui/form/Field';
+import { useAccountForm } from '../lib/errors';
 import { ProviderButtons } from './ProviderButtons';
 import { deleteMe } from '../api/delete-me';
 import type { OidcProvider } from '../api/oidc';
@@ -33,9 +33,7 @@ export function DeleteAccountDialog({ me, providers, onClose }: DeleteAccountDia
   const toast = useToast();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
-  const form = useFormError();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm();
 
   const mutation = useMutation({
     mutationFn: deleteMe,
@@ -50,27 +48,22 @@ export function DeleteAccountDialog({ me, providers, onClose }: DeleteAccountDia
         void navigate(`/login?next=${encodeURIComponent(HERE)}&reauth=1`);
         return;
       }
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      form.refused(error);
     },
   });
 
-  const passwordError = me.has_password && checked && password === '' ? t('invalid.passwordRequired') : undefined;
+  const passwordMissing = me.has_password && password === '';
+  const passwordError = form.checked && passwordMissing ? t('invalid.passwordRequired') : undefined;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (me.has_password && password === '') {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check([passwordMissing])) return;
     mutation.mutate(me.has_password ? { password } : {});
   };
 
   return (
     <Modal title={t('delete.title')} onClose={onClose} closeLabel={t('close')} testId="delete-account-dialog">
-      <form ref={formRef} className="auth-form" noValidate onSubmit={onSubmit}>
+      <form ref={form.formRef} className="auth-form" noValidate onSubmit={onSubmit}>
         <p>{t('delete.body')}</p>
         <div className="auth-alert" role="alert">
           {form.message}

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/shared/api/client';
+import { focusFirstInvalid } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 
 /** Server (and client) error codes with a friendly message of their own. */
@@ -103,5 +104,50 @@ export function useFormError(initialCode?: string | null) {
         const { [name]: _removed, ...rest } = f;
         return rest;
       }),
+  };
+}
+
+/** A check's result on this side: a field's problem (its message, or `true`), or any falsy value for none. */
+type Problem = string | boolean | null | undefined;
+
+/**
+ * What every account form does around its fields (log-in, sign-up, social sign-up,
+ * nickname, password, deletion): this side's problems shown once the member has tried
+ * to send, the server's per-field problems otherwise, the focus moved to the first
+ * invalid field after a failed try, and the form's own message ({@link useFormError}).
+ */
+export function useAccountForm(initialCode?: string | null) {
+  const form = useFormError(initialCode);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [checked, setChecked] = useState(false);
+  const focusInvalid = () => requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  return {
+    ...form,
+    formRef,
+    /** Whether the member has tried to send since the form was last settled. */
+    checked,
+    /** A field's problem: this side's (`mine`) once a send was tried, else the server's. */
+    errorOf: (name: string, mine: string | undefined) => (checked ? mine : undefined) ?? form.fields[name],
+    /**
+     * On submit, with this side's problems: `true` to send (the form's message cleared);
+     * else the first invalid field takes the focus and, with `message`, the form says so.
+     */
+    check(problems: readonly Problem[], message?: string): boolean {
+      setChecked(true);
+      if (problems.some(Boolean)) {
+        if (message) form.show(message);
+        focusInvalid();
+        return false;
+      }
+      form.reset();
+      return true;
+    },
+    /** The server refused: its messages, and the focus on the first invalid field. */
+    refused(error: unknown) {
+      form.fail(error);
+      focusInvalid();
+    },
+    /** Saved: this side's problems wait for the next try again. */
+    settle: () => setChecked(false),
   };
 }

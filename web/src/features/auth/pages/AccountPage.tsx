@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { memberKeys } from '@/entities/member/api/keys';
@@ -10,9 +10,9 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
+import { InputField } from '@/shared/ui/form/Field';
 import { DeleteAccountDialog } from '../components/DeleteAccountDialog';
-import { errorMessage, useFormError } from '../lib/errors';
+import { errorMessage, useAccountForm } from '../lib/errors';
 import { Rule } from '../components/Rule';
 import { nicknameProblem, passwordProblem } from '../lib/rules';
 import '../components/auth.css';
@@ -147,20 +147,15 @@ function NicknameSection({ me }: { me: Me }) {
   const toast = useToast();
   const applyToken = useTokenChange();
   const [nickname, setNickname] = useState(me.nickname);
-  const [checked, setChecked] = useState(false);
-  const form = useFormError();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm();
   const mutation = useMutation({
     mutationFn: updateMe,
     onSuccess: ({ token }) => {
       applyToken(token);
-      setChecked(false);
+      form.settle();
       toast.show(t('account.nicknameSaved'), { tone: 'success' });
     },
-    onError: (error) => {
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-    },
+    onError: form.refused,
   });
   const value = nickname.trim();
   const problem = nicknameProblem(value);
@@ -169,12 +164,7 @@ function NicknameSection({ me }: { me: Me }) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (clientError) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check([clientError])) return;
     mutation.mutate({ nickname: value });
   };
 
@@ -183,7 +173,7 @@ function NicknameSection({ me }: { me: Me }) {
       <h2 id="account-nickname-title" className="account-section__title">
         {t('account.nicknameTitle')}
       </h2>
-      <form ref={formRef} className="auth-form" data-testid="nickname-form" noValidate onSubmit={onSubmit}>
+      <form ref={form.formRef} className="auth-form" data-testid="nickname-form" noValidate onSubmit={onSubmit}>
         <div className="auth-alert" role="alert">
           {form.message}
         </div>
@@ -195,7 +185,7 @@ function NicknameSection({ me }: { me: Me }) {
           autoCapitalize="none"
           spellCheck={false}
           value={nickname}
-          error={(checked ? clientError : undefined) ?? form.fields.nickname}
+          error={form.errorOf('nickname', clientError)}
           onChange={(e) => {
             setNickname(e.target.value);
             form.clearField('nickname');
@@ -220,22 +210,17 @@ function PasswordSection({ me }: { me: Me }) {
   const applyToken = useTokenChange();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [checked, setChecked] = useState(false);
-  const form = useFormError();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm();
   const mutation = useMutation({
     mutationFn: changePassword,
     onSuccess: ({ token }) => {
       applyToken(token);
       setCurrent('');
       setNext('');
-      setChecked(false);
+      form.settle();
       toast.show(t('account.passwordSaved'), { tone: 'success' });
     },
-    onError: (error) => {
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-    },
+    onError: form.refused,
   });
   const problem = passwordProblem(next);
   const errors = {
@@ -245,12 +230,7 @@ function PasswordSection({ me }: { me: Me }) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (errors.current || errors.next) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check([errors.current, errors.next])) return;
     mutation.mutate(me.has_password ? { current_password: current, new_password: next } : { new_password: next });
   };
 
@@ -260,7 +240,7 @@ function PasswordSection({ me }: { me: Me }) {
         {me.has_password ? t('account.passwordTitle') : t('account.passwordSetTitle')}
       </h2>
       {!me.has_password && <p className="account-muted">{t('account.passwordSetBody')}</p>}
-      <form ref={formRef} className="auth-form" data-testid="password-form" noValidate onSubmit={onSubmit}>
+      <form ref={form.formRef} className="auth-form" data-testid="password-form" noValidate onSubmit={onSubmit}>
         <div className="auth-alert" role="alert">
           {form.message}
         </div>
@@ -273,7 +253,7 @@ function PasswordSection({ me }: { me: Me }) {
             name="current_password"
             autoComplete="current-password"
             value={current}
-            error={(checked ? errors.current : undefined) ?? form.fields.current_password}
+            error={form.errorOf('current_password', errors.current)}
             onChange={(e) => {
               setCurrent(e.target.value);
               form.clearField('current_password');
@@ -286,7 +266,7 @@ function PasswordSection({ me }: { me: Me }) {
           name="new_password"
           autoComplete="new-password"
           value={next}
-          error={(checked ? errors.next : undefined) ?? form.fields.new_password}
+          error={form.errorOf('new_password', errors.next)}
           onChange={(e) => {
             setNext(e.target.value);
             form.clearField('new_password');

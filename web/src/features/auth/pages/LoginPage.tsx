@@ -8,8 +8,8 @@ import { readStorage, writeStorage } from '@/shared/lib/storage';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { useFormError } from '../lib/errors';
+import { InputField } from '@/shared/ui/form/Field';
+import { useAccountForm } from '../lib/errors';
 import { fragmentParams } from '../lib/fragment';
 import { ProviderButtons } from '../components/ProviderButtons';
 import '../components/auth.css';
@@ -54,9 +54,7 @@ export function LoginPage() {
 
   const [email, setEmail] = useState(handover.email);
   const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
-  const form = useFormError(handover.error);
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm(handover.error);
   const done = useRef(false);
 
   const mutation = useMutation({
@@ -72,10 +70,7 @@ export function LoginPage() {
       if (linking) toast.show(t('login.linked', { provider: providerName }), { tone: 'success' });
       void navigate(next, { replace: true });
     },
-    onError: (error) => {
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-    },
+    onError: form.refused,
   });
 
   if (auth.isLoggedIn && !reauth && !done.current) return <Navigate to={next} replace />;
@@ -84,17 +79,11 @@ export function LoginPage() {
     email: email.trim() === '' ? t('invalid.emailRequired') : undefined,
     password: password === '' ? t('invalid.passwordRequired') : undefined,
   };
-  const errorOf = (name: 'email' | 'password') => (checked ? clientErrors[name] : undefined) ?? form.fields[name];
+  const errorOf = (name: 'email' | 'password') => form.errorOf(name, clientErrors[name]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (clientErrors.email || clientErrors.password) {
-      form.show(t('errors.checkFields'));
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check([clientErrors.email, clientErrors.password], t('errors.checkFields'))) return;
     mutation.mutate({ email: email.trim(), password, ...(handover.linkTicket ? { link_ticket: handover.linkTicket } : {}) });
   };
 
@@ -108,7 +97,7 @@ export function LoginPage() {
         {t('login.email')}
         {last === 'email' && !linking && <span className="badge badge--last">{t('login.lastUsed')}</span>}
       </h2>
-      <form ref={formRef} className="auth-form" data-testid="login-form" noValidate onSubmit={onSubmit}>
+      <form ref={form.formRef} className="auth-form" data-testid="login-form" noValidate onSubmit={onSubmit}>
         <InputField
           label={t('fields.email')}
           type="email"

@@ -8,8 +8,8 @@ import { writeStorage } from '@/shared/lib/storage';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { useFormError } from '../lib/errors';
+import { InputField } from '@/shared/ui/form/Field';
+import { useAccountForm } from '../lib/errors';
 import { Rule } from '../components/Rule';
 import { ProviderButtons } from '../components/ProviderButtons';
 import { emailLooksValid, nicknameProblem, passwordProblem } from '../lib/rules';
@@ -33,9 +33,7 @@ export function SignupPage() {
   const providers = useQuery(providersQueryOptions());
 
   const [values, setValues] = useState<Record<SignupField, string>>({ email: '', password: '', nickname: '' });
-  const [checked, setChecked] = useState(false);
-  const form = useFormError();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm();
   const done = useRef(false);
 
   const mutation = useMutation({
@@ -51,10 +49,7 @@ export function SignupPage() {
       toast.show(t('signup.welcome', { nickname: values.nickname.trim() }), { tone: 'success' });
       void navigate(next, { replace: true });
     },
-    onError: (error) => {
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-    },
+    onError: form.refused,
   });
 
   if (auth.isLoggedIn && !done.current) return <Navigate to={next} replace />;
@@ -67,7 +62,7 @@ export function SignupPage() {
     password: password === 'short' ? t('invalid.passwordShort') : password === 'long' ? t('invalid.passwordLong') : undefined,
     nickname: nickname === 'length' ? t('invalid.nicknameLength') : nickname === 'chars' ? t('invalid.nicknameChars') : undefined,
   };
-  const errorOf = (name: SignupField) => (checked ? clientErrors[name] : undefined) ?? form.fields[name];
+  const errorOf = (name: SignupField) => form.errorOf(name, clientErrors[name]);
   const change = (name: SignupField) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [name]: e.target.value }));
     form.clearField(name);
@@ -75,13 +70,7 @@ export function SignupPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (Object.values(clientErrors).some(Boolean)) {
-      form.show(t('errors.checkFields'));
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check(Object.values(clientErrors), t('errors.checkFields'))) return;
     mutation.mutate({ email, password: values.password, nickname: values.nickname.trim() });
   };
 
@@ -94,7 +83,7 @@ export function SignupPage() {
         <div className="auth-alert" role="alert" data-testid="form-error">
           {form.message}
         </div>
-        <form ref={formRef} className="auth-form" data-testid="signup-form" noValidate onSubmit={onSubmit}>
+        <form ref={form.formRef} className="auth-form" data-testid="signup-form" noValidate onSubmit={onSubmit}>
           <InputField
             label={t('fields.email')}
             type="email"

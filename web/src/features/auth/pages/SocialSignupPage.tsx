@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -7,8 +7,8 @@ import { safeNext } from '@/entities/member/model/next';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
-import { focusFirstInvalid, InputField } from '@/shared/ui/form/Field';
-import { useFormError } from '../lib/errors';
+import { InputField } from '@/shared/ui/form/Field';
+import { useAccountForm } from '../lib/errors';
 import { Rule } from '../components/Rule';
 import { fragmentParams } from '../lib/fragment';
 import { nicknameProblem } from '../lib/rules';
@@ -39,9 +39,7 @@ export function SocialSignupPage() {
   }, []);
 
   const [nickname, setNickname] = useState('');
-  const [checked, setChecked] = useState(false);
-  const form = useFormError();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAccountForm();
 
   const mutation = useMutation({
     mutationFn: oidcSignup,
@@ -53,10 +51,7 @@ export function SocialSignupPage() {
       toast.show(t('signup.welcome', { nickname: nickname.trim() }), { tone: 'success' });
       void navigate(handover.next, { replace: true });
     },
-    onError: (error) => {
-      form.fail(error);
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-    },
+    onError: form.refused,
   });
 
   const problem = nicknameProblem(nickname.trim());
@@ -65,13 +60,7 @@ export function SocialSignupPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setChecked(true);
-    if (clientError || !handover.ticket) {
-      form.show(t('errors.checkFields'));
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    form.reset();
+    if (!form.check([clientError, !handover.ticket], t('errors.checkFields')) || !handover.ticket) return;
     mutation.mutate({ ticket: handover.ticket, nickname: nickname.trim() });
   };
 
@@ -100,7 +89,7 @@ export function SocialSignupPage() {
                 {t('signup.backToLogin')}
               </AppLink>
             )}
-            <form ref={formRef} className="auth-form" data-testid="social-signup-form" noValidate onSubmit={onSubmit}>
+            <form ref={form.formRef} className="auth-form" data-testid="social-signup-form" noValidate onSubmit={onSubmit}>
               {handover.email && (
                 <p className="auth-form__static">
                   <span className="field__label">{t('signup.socialEmail')}</span>
@@ -115,7 +104,7 @@ export function SocialSignupPage() {
                 autoCapitalize="none"
                 spellCheck={false}
                 value={nickname}
-                error={(checked ? clientError : undefined) ?? form.fields.nickname}
+                error={form.errorOf('nickname', clientError)}
                 onChange={(e) => {
                   setNickname(e.target.value);
                   form.clearField('nickname');
