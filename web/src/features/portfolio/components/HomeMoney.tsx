@@ -5,6 +5,7 @@ import { formatAmount, formatPercent, MASKED_AMOUNT } from '@/shared/i18n/format
 import { useLocale } from '@/shared/i18n/useLocale';
 import { AppLink } from '@/shared/ui/AppLink';
 import { SectionCard } from '@/shared/ui/card/SectionCard';
+import { SectionError } from '@/shared/ui/card/SectionError';
 import { usePortfolioList } from '../api/list';
 import { usePortfolioT } from '../locales/messages';
 import { currencyParam, useCurrencyMode } from '../lib/prefs';
@@ -53,12 +54,7 @@ function MemberMoney() {
       }
     >
       {list.isError && !data ? (
-        <div className="section-card__error" role="alert">
-          <span>{t('loadFailed')}</span>
-          <button type="button" className="button button--secondary" onClick={() => void list.refetch()}>
-            {t('retry')}
-          </button>
-        </div>
+        <SectionError message={t('loadFailed')} retryLabel={t('retry')} onRetry={() => void list.refetch()} />
       ) : !data ? (
         <div className="home-money__loading" aria-busy="true" />
       ) : data.portfolios.length === 0 ? (
