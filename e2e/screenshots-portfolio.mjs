@@ -16,19 +16,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { launch } from './support/fixtures.mjs';
+import { api as callApi } from './support/members.mjs';
 import { ARTIFACTS_DIR, VIEWPORTS } from './screenshots.mjs';
 
 const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
-async function call(url, token, method, route, body) {
-  const response = await fetch(`${url}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body && JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return response.status === 204 ? null : response.json();
-}
+const call = (url, token, method, route, body) => callApi({ url }, token, method, route, body);
 
 /** A member with a sound portfolio (with history) and one whose ledger is broken. */
 async function seed(server) {

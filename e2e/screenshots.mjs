@@ -4,7 +4,8 @@
  * screens (search with results for 삼성, the stock pages of 삼성전자 and Apple, the
  * favourites list and its editor, the home of a member with favourites) at 360×740
  * (phone) and 1280×800 (desktop), in Korean and English, plus a few states (language
- * sheet, 404, KakaoTalk fallback). Full-page PNGs go to e2e/artifacts/ (gitignored) or
+ * sheet, 404, KakaoTalk fallback), the member's portfolios with the 포트폴리오/배당 tabs, the
+ * dividends, and 전체 (All). Full-page PNGs go to e2e/artifacts/ (gitignored) or
  * to `MOAT_E2E_ARTIFACTS`, with screenshots.json listing each file, the page's errors
  * and any horizontal overflow. In a full-page shot the phone's fixed bottom tab bar
  * appears where the first screen ends (at 740 px), over the content: that is how
@@ -19,6 +20,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from './support/fixtures.mjs';
+import { api as callApi } from './support/members.mjs';
 import { AppPage } from './support/pages.mjs';
 
 export const ARTIFACTS_DIR =
@@ -51,6 +53,9 @@ function shots() {
       list.push({ name: `favorites-${size}-${locale}`, path: '/favorites', locale, viewport, member: true });
       list.push({ name: `favorites-edit-${size}-${locale}`, path: '/favorites', locale, viewport, member: true, edit: true });
       list.push({ name: `home-member-${size}-${locale}`, path: '/', locale, viewport, member: true });
+      list.push({ name: `portfolios-${size}-${locale}`, path: '/portfolios', locale, viewport, member: true });
+      list.push({ name: `dividends-${size}-${locale}`, path: '/dividends', locale, viewport, member: true });
+      list.push({ name: `all-menu-${size}-${locale}`, path: '/?menu=routeModalTrue', locale, viewport, fullPage: false });
     }
   }
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
@@ -115,6 +120,7 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
       if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
       if (shot.member && shot.path === '/settings/account') await page.getByTestId('account-nickname').waitFor();
       await marketLoaded(page, shot);
+      if (shot.path.includes('menu=')) await page.getByTestId('modal-menu').waitFor();
       if (shot.path.includes('language=')) await app.languageDialog.waitFor();
       else await app.languageDialog.waitFor({ state: 'detached' });
     }
@@ -136,6 +142,7 @@ async function marketLoaded(page, shot) {
     await page.getByTestId('index-card').first().waitFor();
     await page.getByTestId('movers').getByTestId('instrument-row').first().waitFor();
     if (shot.member) await page.getByTestId('home-favorites').getByTestId('row-price').first().waitFor();
+    if (shot.member) await page.getByTestId('home-money-total').waitFor();
   } else if (path === '/search') {
     await page.getByTestId('search-option').first().waitFor();
   } else if (path.startsWith('/stocks/')) {
@@ -150,6 +157,11 @@ async function marketLoaded(page, shot) {
       for (let i = 3; i < data.length; i += 4) if (data[i] > 0) return true;
       return false;
     });
+  } else if (path === '/portfolios') {
+    await page.getByTestId('card-total').first().waitFor();
+  } else if (path === '/dividends') {
+    await page.getByTestId('dividend-calendar').waitFor();
+    if (shot.member) await page.getByTestId('dividend-totals').waitFor();
   } else if (path === '/favorites') {
     await page.locator('#main [data-testid="instrument-row"] [data-testid="row-price"]').first().waitFor();
     if (shot.edit) {
@@ -175,6 +187,16 @@ async function memberToken(url) {
     body: JSON.stringify({ ids: FAVORITES }),
   });
   if (!saved.ok) throw new Error(`cannot save the screenshot member's favourites: HTTP ${saved.status}`);
+  // A portfolio, so that home shows the member's money and the portfolio screens have figures.
+  const api = (method, route, body) => callApi({ url }, token, method, route, body);
+  if ((await api('GET', '/api/portfolios')).portfolios.length === 0) {
+    const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const main = await api('POST', '/api/portfolios', { name: '키움 메인', base_currency: 'KRW', broker: '키움증권' });
+    const tx = (body) => api('POST', `/api/portfolios/${main.id}/transactions`, { currency: 'KRW', quantity: '1', ...body });
+    await tx({ kind: 'deposit', trade_date: day(200), price: '20000000' });
+    await tx({ kind: 'buy', trade_date: day(190), instrument_id: 'KRX:005930', quantity: '120', price: '56000' });
+    await tx({ kind: 'buy', trade_date: day(120), instrument_id: 'KRX:000660', quantity: '30', price: '175000' });
+  }
   return token;
 }
 

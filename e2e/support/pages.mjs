@@ -18,6 +18,8 @@ const PAGE_HEADINGS = {
   '/settings/account': '#main [data-testid="account-page"] h1',
   '/search': '#main .search-page h1',
   '/favorites': '#main [data-testid="favorites-page"] h1',
+  '/portfolios': '#main [data-testid="portfolio-list-page"] h1',
+  '/dividends': '#main [data-testid="dividends-page"] h1',
 };
 const NOT_FOUND_HEADING = '#main [data-testid="not-found"] h1';
 /** A stock's page once its instrument has loaded (or the stock's own "not found"). */
@@ -66,13 +68,23 @@ export class AppPage {
   get navigation() {
     return this.frame.getByTestId('app-nav');
   }
-  /** `name`: `home` or `settings`. */
+  /** The navigation's link to an area: `home`, `portfolios`, `dividends`, `favorites`, `settings`. */
   navLink(name) {
     return this.frame.getByTestId(`nav-${name}`);
   }
-  /** Clicks a navigation link and waits for its page. */
+  /**
+   * Follows the navigation to an area. On a phone, an area without a tab of its own is
+   * in 전체 (All): that tab opens the list, and the area is chosen there.
+   */
+  async openNav(name) {
+    const link = this.navLink(name);
+    if (await link.isVisible()) return link.click();
+    await this.frame.getByTestId('nav-all').click();
+    await this.frame.getByTestId(`menu-${name}`).click();
+  }
+  /** Follows the navigation to an area and waits for its page. */
   async nav(name, path = name === 'home' ? '/' : `/${name}`) {
-    await this.navLink(name).click();
+    await this.openNav(name);
     await this.waitForPath(path);
     await this.ready();
   }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { assertNoErrors, eventually, launch } from '../support/fixtures.mjs';
+import { memberDetails, signUp } from '../support/members.mjs';
 import { startOidcProvider } from '../support/oidc.mjs';
 import { startServer } from '../support/server.mjs';
 
@@ -40,14 +41,6 @@ after(async () => {
   if (configDir) await rm(configDir, { recursive: true, force: true });
 });
 
-let counter = 0;
-/** A fresh member's email and nickname. */
-function newMember(prefix = 'e2e') {
-  counter += 1;
-  const id = `${prefix}${Date.now().toString(36)}${counter}`;
-  return { email: `${id}@example.com`, nickname: id.slice(0, 20) };
-}
-
 /** The token's payload, decoded the way any client would. */
 function payloadOf(token) {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
@@ -73,22 +66,14 @@ async function logInInBrowser(page, email, password = PASSWORD) {
 }
 
 /** Signs up through the API (no browser) and returns the token. */
-async function signUpByApi(member) {
-  const response = await fetch(`${env.server.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...member, password: PASSWORD }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return (await response.json()).token;
-}
+const signUpByApi = (member) => signUp(env.server, member, PASSWORD);
 
 const me = (token) => fetch(`${env.server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('accounts', () => {
   test('sign up, log out and log in again with the password', async () => {
     const { page, errors } = await env.newPage({ viewport: { width: 360, height: 740 } });
-    const member = newMember();
+    const member = memberDetails();
     await signUpInBrowser(page, member);
 
     const token = await storedToken(page);
@@ -118,7 +103,7 @@ describe('accounts', () => {
 
   test('a wrong password is refused with a message and nothing is stored', async () => {
     const { page, errors } = await env.newPage();
-    const member = newMember();
+    const member = memberDetails();
     await signUpByApi(member);
     await page.goto('/login');
     await logInInBrowser(page, member.email, 'not the password 123');
@@ -131,7 +116,7 @@ describe('accounts', () => {
 
   test('a page that needs a member sends a visitor to log in and back', async () => {
     const { page, errors } = await env.newPage();
-    const member = newMember();
+    const member = memberDetails();
     await signUpByApi(member);
     await page.goto('/settings/account');
     await eventually(() => {
@@ -201,7 +186,7 @@ describe('accounts', () => {
   });
 
   test('a token valid by the server\'s clock stays valid when the browser\'s clock runs ahead', async () => {
-    const member = newMember();
+    const member = memberDetails();
     const token = await signUpByApi(member);
     const { page, context, errors } = await env.newPage();
     // The browser believes it is two hours later: by its own clock the 1-hour token expired.
@@ -215,7 +200,7 @@ describe('accounts', () => {
   });
 
   test('a token expired by the server\'s clock is not used even when the browser\'s clock runs behind', async () => {
-    const member = newMember();
+    const member = memberDetails();
     const token = await signUpByApi(member);
     // The same token, re-signed with the server's own key (in its data directory) so that
     // it expired a minute ago by the server's clock.

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { assertNoErrors, eventually, launch } from '../support/fixtures.mjs';
+import { newMember as signUpMember } from '../support/members.mjs';
 import { AppPage } from '../support/pages.mjs';
 
 const SAMSUNG = 'KRX:005930';
@@ -25,20 +26,8 @@ before(async () => {
 afterEach(() => env.closeContexts());
 after(() => env?.close());
 
-let counter = 0;
 /** Signs a fresh member up through the API; returns `{ email, nickname, token }`. */
-async function newMember() {
-  counter += 1;
-  const id = `mkt${Date.now().toString(36)}${counter}`;
-  const member = { email: `${id}@example.com`, nickname: id.slice(0, 20) };
-  const response = await fetch(`${env.server.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...member, password: PASSWORD }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return { ...member, token: (await response.json()).token };
-}
+const newMember = () => signUpMember(env.server, { prefix: 'mkt', password: PASSWORD });
 
 /** The member's favourites as the server has them (ids, in order). */
 async function savedFavorites(token) {

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { eventually, launch } from '../support/fixtures.mjs';
+import { signUp } from '../support/members.mjs';
 
 const PASSWORD = 'observability e2e password 1';
 /** The recorder's first push comes after 1 s, then every 2 s (spec §9): allow several. */
@@ -22,15 +23,7 @@ before(async () => {
 afterEach(() => env.closeContexts());
 after(() => env?.close());
 
-async function signup(nickname) {
-  const response = await fetch(`${env.server.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `${nickname}@example.com`, nickname, password: PASSWORD }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return (await response.json()).token;
-}
+const signup = (nickname) => signUp(env.server, { email: `${nickname}@example.com`, nickname }, PASSWORD);
 
 async function get(token, path) {
   const response = await fetch(`${env.server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { assertNoErrors, eventually, launch } from '../support/fixtures.mjs';
+import { api as callApi, newMember as signUpMember } from '../support/members.mjs';
 
 const PASSWORD = 'portfolio e2e password 1';
 
@@ -19,29 +20,9 @@ before(async () => {
 afterEach(() => env.closeContexts());
 after(() => env?.close());
 
-let counter = 0;
-async function newMember() {
-  counter += 1;
-  const id = `pf${Date.now().toString(36)}${counter}`;
-  const member = { email: `${id}@example.com`, nickname: id.slice(0, 20) };
-  const response = await fetch(`${env.server.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...member, password: PASSWORD }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return (await response.json()).token;
-}
-
-async function api(token, method, path, body) {
-  const response = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: body && JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-  return response.status === 204 ? null : response.json();
-}
+/** Signs a fresh member up through the API; returns the token. */
+const newMember = async () => (await signUpMember(env.server, { prefix: 'pf', password: PASSWORD })).token;
+const api = (token, method, path, body) => callApi(env.server, token, method, path, body);
 
 async function tab(token, viewport = { width: 360, height: 740 }) {
   const { page, context, errors } = await env.newPage({ viewport });

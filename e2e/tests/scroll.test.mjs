@@ -57,7 +57,7 @@ describe('scroll restoration', () => {
     const { page, app, errors } = await phoneOnHome();
     await app.scrollTo(HOME_Y);
 
-    await app.navLink('settings').click();
+    await app.openNav('settings');
     await pageSaysSettings(app);
     assert.equal(await app.scrollY(), 0, 'the pushed page starts at the top');
     await page.clock.runFor(1000);
@@ -75,7 +75,7 @@ describe('scroll restoration', () => {
   test('back restores the saved position 100 ms later, forward restores the other page', async () => {
     const { page, app, errors } = await phoneOnHome();
     await app.scrollTo(HOME_Y);
-    await app.navLink('settings').click();
+    await app.openNav('settings');
     await pageSaysSettings(app);
     await app.scrollTo(SETTINGS_Y);
 

@@ -19,7 +19,7 @@ function closure(key, files = new Set()) {
   return files;
 }
 
-const homeKey = Object.keys(manifest).find((k) => k.endsWith('features/home/HomePage.tsx'));
+const homeKey = Object.keys(manifest).find((k) => k.endsWith('pages/home/HomePage.tsx'));
 if (!homeKey) throw new Error('home route chunk not found in the manifest');
 const files = closure(homeKey, closure('index.html'));
 

@@ -1,7 +1,7 @@
 // First: installs the web-view host's bridge (dev/test) before anything checks for it.
 import './app/webview-host-bootstrap';
 import { boot } from './app/boot';
-import { startRecording } from './shared/observability';
+import { startRecording } from '@/app/observability';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { AuthProvider } from '@/shared/auth/AuthProvider';
+import { AuthProvider } from '@/entities/member/model/AuthProvider';
 import { BridgeProvider } from '@/shared/bridge/BridgeProvider';
 import { ToastProvider } from '@/shared/ui/toast';
 

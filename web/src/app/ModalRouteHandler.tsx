@@ -21,8 +21,8 @@ function ModalFailed({ onClose }: { onClose: () => void }) {
 
 function RouteModalSlot({ name }: { name: ModalName }) {
   const { isOpen, close } = useModalRoute(name);
-  if (!isOpen) return null;
   const Component = MODALS[name];
+  if (!isOpen || !Component) return null;
   return (
     <ErrorBoundary fallback={() => <ModalFailed onClose={close} />}>
       <Suspense fallback={null}>

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
-import { RecorderIdentity } from '@/shared/observability/RecorderIdentity';
-import { useAccountEvents } from '@/shared/stream/account-events';
+import { RecorderIdentity } from './observability/RecorderIdentity';
+import { useAccountEvents } from '@/entities/member/model/account-events';
 import { OfflineBanner } from '@/shared/ui/OfflineBanner';
 import { ToastArea } from '@/shared/ui/toast';
 import { AppHeader } from './AppHeader';
-import { AppNav } from './AppNav';
+import { AppNav } from './nav/AppNav';
+import { AreaTabs } from './nav/AreaTabs';
 import { ModalRouteHandler } from './ModalRouteHandler';
 import { AppRoutes } from './routes';
 import { useQueryFocusFromApp } from './useQueryFocusFromApp';
@@ -39,6 +40,7 @@ export function Shell() {
       <div className="shell__body">
         <AppNav />
         <main id="main" className="shell__main" tabIndex={-1}>
+          <AreaTabs />
           <AppRoutes />
         </main>
       </div>

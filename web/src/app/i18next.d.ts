@@ -1,37 +1,41 @@
 import 'i18next';
-import type { authKo } from '@/features/auth/locales/ko';
-import type { dividendsKo } from '@/features/dividends/locales/ko';
-import type { favoritesKo } from '@/features/favorites/locales/ko';
-import type { homeKo } from '@/features/home/locales/ko';
-import type { operatorKo } from '@/features/operator/locales/ko';
-import type { observeKo } from '@/features/operator/observe/locales/ko';
-import type { portfolioKo } from '@/features/portfolio/locales/ko';
-import type { searchKo } from '@/features/search/locales/ko';
-import type { settingsKo } from '@/features/settings/locales/ko';
-import type { stockKo } from '@/features/stock/locales/ko';
+import type { feedbackKo } from '@/app/observability/locales/ko';
+import type { marketKo } from '@/entities/instrument/locales/ko';
+import type { AuthMessages } from '@/features/auth';
+import type { DividendsMessages } from '@/features/dividends';
+import type { FavoritesMessages } from '@/features/favorites';
+import type { ObserveMessages, OperatorMessages } from '@/features/operator';
+import type { OverviewMessages } from '@/features/overview';
+import type { PortfolioMessages } from '@/features/portfolio';
+import type { SearchMessages } from '@/features/search';
+import type { SettingsMessages } from '@/features/settings';
+import type { StockMessages } from '@/features/stock';
+import type { homeKo } from '@/pages/home/locales/ko';
+import type { stockPageKo } from '@/pages/stock/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
-import type { marketKo } from '@/shared/market/locales/ko';
-import type { feedbackKo } from '@/shared/observability/locales/ko';
 
 // `t('…')` keys and interpolation values are checked against the Korean source messages,
-// namespace by namespace. An area with its own messages adds its namespace here.
+// namespace by namespace. An area with its own messages exports their type from its
+// `index.ts` and adds its namespace here.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
     resources: {
       translation: typeof ko;
-      auth: typeof authKo;
-      dividends: typeof dividendsKo;
-      favorites: typeof favoritesKo;
+      auth: typeof AuthMessages;
+      dividends: typeof DividendsMessages;
+      favorites: typeof FavoritesMessages;
       feedback: typeof feedbackKo;
       home: typeof homeKo;
       market: typeof marketKo;
-      observe: typeof observeKo;
-      operator: typeof operatorKo;
-      portfolio: typeof portfolioKo;
-      search: typeof searchKo;
-      settings: typeof settingsKo;
-      stock: typeof stockKo;
+      observe: typeof ObserveMessages;
+      operator: typeof OperatorMessages;
+      overview: typeof OverviewMessages;
+      portfolio: typeof PortfolioMessages;
+      search: typeof SearchMessages;
+      settings: typeof SettingsMessages;
+      stock: typeof StockMessages;
+      stockPage: typeof stockPageKo;
     };
   }
 }

@@ -6,7 +6,7 @@ import type {
   PricedInstrument,
   Quote,
   QuotedInstrument,
-} from '@/shared/market/api-types';
+} from '@/entities/instrument/api/types';
 import type { StreamRequest } from '@/shared/stream/frames';
 import type { SocketLike } from '@/shared/stream/stream';
 import { jsonResponse, TEST_META, type FetchHandler } from './fetch';

@@ -1,6 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { resetClock } from '@/shared/auth/clock-measure';
+import { resetClock } from '@/shared/session/clock-measure';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
 import { XhrOverFetch } from './fetch';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { serverClockOffset } from '@/shared/auth/clock';
-import { getAuth, onSessionEnded, storeToken } from '@/shared/auth/session';
+import { serverClockOffset } from '@/shared/session/clock';
+import { getAuth, onSessionEnded, storeToken } from '@/shared/session/session';
 import { jsonResponse, mockFetch } from '@/test/fetch';
 import { makeToken } from '@/test/tokens';
 import { ApiError, apiRequest, parseRetryAfter } from './client';

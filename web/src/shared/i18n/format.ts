@@ -93,3 +93,60 @@ export function formatDate(
   if (Number.isNaN(d.getTime())) return '';
   return new Intl.DateTimeFormat(intlLocale(locale), options).format(d);
 }
+
+/** What an amount shows while amounts are hidden (the lock, `MOAT_META_PORTFOLIO_LOCK`). */
+export const MASKED_AMOUNT = '•••••';
+
+/** Whether `code` is a currency with its own rules here (KRW, USD). */
+export function isCurrency(code: string): code is Currency {
+  return Object.hasOwn(CURRENCY_DECIMALS, code);
+}
+
+/** Decimal places of `code`'s minor unit (two for a currency without rules of its own). */
+export function currencyDecimals(code: string): number {
+  return isCurrency(code) ? CURRENCY_DECIMALS[code] : 2;
+}
+
+const currencyStyle = (currency: string) =>
+  ({ style: 'currency', currency: currency || 'KRW', currencyDisplay: 'narrowSymbol', roundingMode: 'halfExpand' }) as const;
+
+/**
+ * An amount in any currency, to its minor unit (`₩1,250,000`, `$189.43`, `€12.40`); with
+ * `signed`, `+₩1,200` / `-$3.50`.
+ */
+export function formatAmount(value: Big | string, currency: string, locale: Locale, signed = false): string {
+  if (!signed && isCurrency(currency)) return formatMoney(value, currency, locale);
+  const decimals = currencyDecimals(currency);
+  return formatNumber(value, locale, {
+    ...currencyStyle(currency),
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
+  });
+}
+
+/**
+ * An amount per unit (a price, an average cost, a dividend per share): up to two more
+ * places than the currency's, trailing zeros dropped down to its own (`$0.2375`, `₩361`).
+ */
+export function formatUnitAmount(value: Big | string, currency: string, locale: Locale): string {
+  const decimals = currencyDecimals(currency);
+  return formatNumber(value, locale, {
+    ...currencyStyle(currency),
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals + 2,
+  });
+}
+
+/** A share count: up to `maxDecimals` places (fractional US shares, crypto), no trailing zeros. */
+export function formatQuantity(value: Big | string, locale: Locale, maxDecimals = 6): string {
+  return formatNumber(value, locale, { maximumFractionDigits: maxDecimals });
+}
+
+/** An unsigned percentage from a value in per cent (`12.5` → `12.50%`): a weight, a yield. */
+export function formatRate(percent: Big | string, locale: Locale, decimals = 2): string {
+  return (
+    formatNumber(percent, locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, roundingMode: 'halfExpand' }) +
+    '%'
+  );
+}

@@ -17,9 +17,9 @@ describe('i18n', () => {
 
   it('loads an area registered while English is active in English before it resolves', async () => {
     await act(() => setLocale('en'));
-    const { homeKo } = await import('@/features/home/locales/ko');
+    const { homeKo } = await import('@/pages/home/locales/ko');
     i18n.removeResourceBundle('en', 'home');
-    await registerMessages('home', { ko: homeKo, en: () => import('@/features/home/locales/en').then((m) => m.homeEn) });
+    await registerMessages('home', { ko: homeKo, en: () => import('@/pages/home/locales/en').then((m) => m.homeEn) });
     expect(i18n.t('title', { ns: 'home' })).toBe('Markets today');
     await act(() => setLocale('ko'));
     expect(i18n.t('title', { ns: 'home' })).toBe('오늘의 시장');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 /** Every `locales/{ko,en}.ts` pair of the app: the shell's and each area's. */
-const modules = import.meta.glob<Record<string, object>>('/src/**/locales/{ko,en}.ts', { eager: true });
+const modules = import.meta.glob<Record<string, object>>('/src/**/locales/**/{ko,en}.ts', { eager: true });
 const pairs = new Map<string, { ko?: object; en?: object }>();
 for (const [path, mod] of Object.entries(modules)) {
   const dir = path.slice(0, path.lastIndexOf('/'));
@@ -21,19 +21,21 @@ describe('locales', () => {
   it('finds the shell and area message files', () => {
     expect([...pairs.keys()].sort()).toEqual(
       [
+        '/src/app/observability/locales',
+        '/src/entities/instrument/locales',
         '/src/features/auth/locales',
         '/src/features/dividends/locales',
         '/src/features/favorites/locales',
-        '/src/features/home/locales',
         '/src/features/operator/locales',
-        '/src/features/operator/observe/locales',
+        '/src/features/operator/locales/observe',
+        '/src/features/overview/locales',
         '/src/features/portfolio/locales',
         '/src/features/search/locales',
         '/src/features/settings/locales',
         '/src/features/stock/locales',
+        '/src/pages/home/locales',
+        '/src/pages/stock/locales',
         '/src/shared/i18n/locales',
-        '/src/shared/market/locales',
-        '/src/shared/observability/locales',
       ].sort(),
     );
   });

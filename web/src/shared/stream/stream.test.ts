@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, quote } from '@/test/market';
-import { marketKeys } from '@/shared/market/keys';
-import { subscribeQuote } from '@/shared/market/live-quote';
-import { subscribeAccountEvents } from './account-events';
+import { marketKeys } from '@/entities/instrument/api/keys';
+import { subscribeQuote } from '@/entities/instrument/api/live-quote';
+import { subscribeAccountEvents } from '@/entities/member/model/account-events';
 import {
   CLOSE_BANNED,
   CLOSE_SESSION_ENDED,

@@ -22,7 +22,7 @@
  *
  * No React and no query cache here: `live-quote.ts` writes pushed quotes into the cache.
  */
-import { currentToken, decodeToken, subscribeAuth } from '@/shared/auth/session';
+import { currentToken, decodeToken, subscribeAuth } from '@/shared/session/session';
 import type { StreamMessage, StreamRequest } from './frames';
 
 /** Path of the stream endpoint. */

@@ -27,6 +27,8 @@ export function AppLink({ to, replace, onClick, ...rest }: AppLinkProps) {
   const href = useHref(to);
   const navigate = useNavigate();
   return (
+    // The content comes in `rest` (children), as for a plain `<a>`.
+    // eslint-disable-next-line jsx-a11y/anchor-has-content
     <a
       {...rest}
       href={href}

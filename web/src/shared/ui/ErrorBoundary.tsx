@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { reportError } from '@/shared/observability';
+import { reportError } from '@/shared/lib/report-error';
 import { ErrorFallback } from './ErrorFallback';
 
 export interface ErrorBoundaryProps {

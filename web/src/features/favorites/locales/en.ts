@@ -29,4 +29,23 @@ export const favoritesEn = {
   remove: 'Remove {{name}}',
   moved: '{{name}}: position {{position}} of {{count}}',
   removedItem: 'Removed {{name}}. Save to apply.',
+  home: {
+    title: 'Favourites',
+    manage: 'Manage',
+    more: 'See all {{count}} favourites',
+    empty: 'No favourites yet. Tap the star on a stock’s page to add one.',
+    findStocks: 'Find stocks',
+    loginTitle: 'Log in to keep your favourites',
+    loginBody: 'See live prices of the stocks you follow right on the home screen.',
+    login: 'Log in',
+  },
+  star: {
+    add: 'Add to favourites',
+    remove: 'Remove from favourites',
+    login: 'Log in to add to favourites',
+    added: 'Added to favourites.',
+    removed: 'Removed from favourites.',
+    failed: 'Could not save your favourites.',
+    full: 'You can keep up to {{max}} favourites.',
+  },
 } as const satisfies MessageShape<typeof favoritesKo>;

@@ -26,4 +26,23 @@ export const favoritesKo = {
   remove: '{{name}} 빼기',
   moved: '{{name}}: {{count}}개 중 {{position}}번째',
   removedItem: '{{name}}을(를) 목록에서 뺐습니다. 저장하면 반영됩니다.',
+  home: {
+    title: '관심 종목',
+    manage: '관리',
+    more: '관심 종목 {{count}}개 모두 보기',
+    empty: '아직 관심 종목이 없어요. 종목 페이지에서 별을 눌러 추가해 보세요.',
+    findStocks: '종목 찾기',
+    loginTitle: '로그인하고 관심 종목을 모아 보세요',
+    loginBody: '관심 종목의 실시간 시세를 홈에서 바로 확인할 수 있어요.',
+    login: '로그인',
+  },
+  star: {
+    add: '관심 종목에 추가',
+    remove: '관심 종목에서 빼기',
+    login: '로그인하고 관심 종목에 추가',
+    added: '관심 종목에 추가했습니다.',
+    removed: '관심 종목에서 뺐습니다.',
+    failed: '관심 종목을 저장하지 못했습니다.',
+    full: '관심 종목은 {{max}}개까지 담을 수 있습니다.',
+  },
 } as const;

@@ -452,4 +452,11 @@ export const portfolioEn = {
     not_found: 'Not found.',
     unknown: 'Something went wrong. Please try again in a moment.',
   },
+  home: {
+    title: 'My money',
+    portfolios: 'Portfolios: {{count}}',
+    open: 'See portfolios',
+    empty: 'Create a portfolio and record your trades to see all your money here at a glance.',
+    create: 'Create a portfolio',
+  },
 } as const satisfies MessageShape<typeof portfolioKo>;

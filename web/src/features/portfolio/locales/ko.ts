@@ -450,4 +450,11 @@ export const portfolioKo = {
     not_found: '찾을 수 없습니다.',
     unknown: '문제가 생겼습니다. 잠시 뒤 다시 시도해 주세요.',
   },
+  home: {
+    title: '내 자산',
+    portfolios: '포트폴리오 {{count}}개',
+    open: '포트폴리오 보기',
+    empty: '포트폴리오를 만들고 거래를 기록하면 모든 자산을 여기에서 한눈에 볼 수 있어요.',
+    create: '포트폴리오 만들기',
+  },
 } as const;

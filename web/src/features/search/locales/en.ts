@@ -17,6 +17,7 @@ export const searchEn = {
   failed: 'Search failed. Please try again in a moment.',
   recent: {
     title: 'Recently viewed',
+    all: 'See all',
     clear: 'Clear all',
     cleared: 'Recently viewed stocks cleared.',
     empty: 'No recently viewed stocks. Search by name or ticker.',

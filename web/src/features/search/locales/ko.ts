@@ -14,6 +14,7 @@ export const searchKo = {
   failed: '검색하지 못했습니다. 잠시 후 다시 시도해 주세요.',
   recent: {
     title: '최근 본 종목',
+    all: '모두 보기',
     clear: '모두 지우기',
     cleared: '최근 본 종목을 지웠습니다.',
     empty: '최근 본 종목이 없습니다. 이름이나 티커로 검색해 보세요.',

@@ -3,28 +3,6 @@ import type { stockKo } from './ko';
 
 /** English messages of the stock page, loaded only when English is chosen. */
 export const stockEn = {
-  meta: {
-    title: '{{name}} ({{ticker}}) price — Moat',
-    description: 'Live price, chart and key figures of {{name}} ({{ticker}}).',
-    fallbackTitle: 'Stock — Moat',
-    fallbackDescription: 'Live price, chart and key figures.',
-  },
-  notFound: {
-    title: 'Stock not found',
-    body: 'The address is wrong, or this instrument is no longer listed.',
-    search: 'Search stocks',
-  },
-  loadFailed: 'Could not load this stock.',
-  retry: 'Try again',
-  favorite: {
-    add: 'Add to favourites',
-    remove: 'Remove from favourites',
-    login: 'Log in to add to favourites',
-    added: 'Added to favourites.',
-    removed: 'Removed from favourites.',
-    failed: 'Could not save your favourites.',
-    full: 'You can keep up to {{max}} favourites.',
-  },
   chart: {
     title: 'Chart',
     ranges: 'Period',
@@ -58,4 +36,5 @@ export const stockEn = {
     marketCap: 'Market cap',
     dividendYield: 'Dividend yield',
   },
+  retry: 'Try again',
 } as const satisfies MessageShape<typeof stockKo>;

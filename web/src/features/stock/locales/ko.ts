@@ -1,27 +1,5 @@
-/** Korean messages of the stock page (namespace `stock`), the source locale. */
+/** Korean messages of a stock page's market sections: chart and key figures (namespace `stock`), the source locale. */
 export const stockKo = {
-  meta: {
-    title: '{{name}} ({{ticker}}) 시세 — Moat',
-    description: '{{name}}({{ticker}})의 실시간 시세, 차트, 주요 지표.',
-    fallbackTitle: '종목 — Moat',
-    fallbackDescription: '종목의 실시간 시세, 차트, 주요 지표.',
-  },
-  notFound: {
-    title: '종목을 찾을 수 없습니다',
-    body: '주소가 잘못되었거나 더 이상 제공하지 않는 종목입니다.',
-    search: '종목 검색',
-  },
-  loadFailed: '종목 정보를 불러오지 못했습니다.',
-  retry: '다시 시도',
-  favorite: {
-    add: '관심 종목에 추가',
-    remove: '관심 종목에서 빼기',
-    login: '로그인하고 관심 종목에 추가',
-    added: '관심 종목에 추가했습니다.',
-    removed: '관심 종목에서 뺐습니다.',
-    failed: '관심 종목을 저장하지 못했습니다.',
-    full: '관심 종목은 {{max}}개까지 담을 수 있습니다.',
-  },
   chart: {
     title: '차트',
     ranges: '기간',
@@ -55,4 +33,5 @@ export const stockKo = {
     marketCap: '시가총액',
     dividendYield: '배당수익률',
   },
+  retry: '다시 시도',
 } as const;

@@ -13,6 +13,9 @@ export const en = {
     dividends: 'Dividends',
     favorites: 'Favourites',
     settings: 'Settings',
+    all: 'All',
+    allTitle: 'Everything in Moat',
+    sections: '{{name}} sections',
   },
   header: {
     search: 'Search stocks',

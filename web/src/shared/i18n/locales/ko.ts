@@ -18,6 +18,9 @@ export const ko = {
     dividends: '배당',
     favorites: '관심 종목',
     settings: '설정',
+    all: '전체',
+    allTitle: '전체 메뉴',
+    sections: '{{name}} 메뉴',
   },
   header: {
     search: '종목 검색',

@@ -31,7 +31,7 @@ describe('toasts', () => {
     expect(within(area).getByText('Saved')).toBeTruthy();
 
     act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
-    expect(within(area).queryByText('Saved')).toBeTruthy();
+    expect(within(area).getByText('Saved')).toBeTruthy();
     act(() => vi.advanceTimersByTime(1));
     expect(within(area).queryByText('Saved')).toBeNull();
   });

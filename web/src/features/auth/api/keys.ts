@@ -1,0 +1,5 @@
+/** Query keys of the accounts API (the member's own account is `entities/member`'s). */
+export const authKeys = {
+  providers: () => ['auth', 'oidc-providers'] as const,
+  profile: (nickname: string) => ['users', nickname] as const,
+};

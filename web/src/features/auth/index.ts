@@ -1,0 +1,27 @@
+/**
+ * Accounts: log-in, sign-up (email and social), the account page and public profiles,
+ * and the header's member item.
+ */
+import type { Area } from '@/shared/area/types';
+import { lazyPage } from '@/shared/area/lazy';
+import { HeaderAccount } from './components/HeaderAccount';
+
+export type { authKo as AuthMessages } from './locales/ko';
+
+// One chunk: the pages share most of their code. `/settings/account` checks for a member.
+const pages = () => import('./pages');
+
+export const authArea = {
+  id: 'auth',
+  routes: [
+    { path: '/login', Page: lazyPage(pages, 'LoginPage') },
+    { path: '/signup', Page: lazyPage(pages, 'SignupPage') },
+    { path: '/signup/social', Page: lazyPage(pages, 'SocialSignupPage') },
+    { path: '/auth/complete', Page: lazyPage(pages, 'AuthCompletePage') },
+    { path: '/settings/account', Page: lazyPage(pages, 'AccountRoute') },
+    { path: '/u/:nickname', Page: lazyPage(pages, 'ProfilePage') },
+  ],
+  slots: {
+    header: [{ id: 'account', order: 20, Component: HeaderAccount }],
+  },
+} as const satisfies Area;

@@ -1,8 +1,0 @@
-import { registerMessages } from '@/shared/i18n/i18n';
-import { authKo } from './locales/ko';
-
-/** The accounts area's texts travel with its code; English loads only when chosen. */
-export const messagesReady = registerMessages('auth', {
-  ko: authKo,
-  en: () => import('./locales/en').then((m) => m.authEn),
-});

@@ -1,0 +1,127 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useAuth } from '@/entities/member/model/auth-context';
+import { safeNext } from '@/entities/member/model/next';
+import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { AppLink } from '@/shared/ui/AppLink';
+import { useToast } from '@/shared/ui/toast';
+import { InputField } from '@/shared/ui/form/Field';
+import { useAccountForm } from '../lib/errors';
+import { Rule } from '../components/Rule';
+import { fragmentParams } from '../lib/fragment';
+import { nicknameProblem } from '../lib/rules';
+import '../components/auth.css';
+import { oidcSignup } from '../api/oidc';
+
+export { messagesReady } from '../locales/messages';
+
+/**
+ * `/signup/social#ticket=…&next=…&email=…`: a new social identity; the member chooses a
+ * nickname and the sign-up finishes with `POST /api/auth/oidc/signup`.
+ */
+export function SocialSignupPage() {
+  const { t } = useTranslation('auth');
+  usePageMeta({ title: t('meta.socialSignup.title'), description: t('meta.socialSignup.description') });
+  const auth = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [handover] = useState(() => {
+    const f = fragmentParams(location.hash);
+    return { ticket: f.get('ticket'), next: safeNext(f.get('next')), email: f.get('email') };
+  });
+  useEffect(() => {
+    if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
+    // Once, on arrival: the fragment was read into state above and leaves the address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const [nickname, setNickname] = useState('');
+  const form = useAccountForm();
+
+  const mutation = useMutation({
+    mutationFn: oidcSignup,
+    onSuccess: ({ token }) => {
+      if (!auth.login(token)) {
+        form.show(t('errors.badToken'));
+        return;
+      }
+      toast.show(t('signup.welcome', { nickname: nickname.trim() }), { tone: 'success' });
+      void navigate(handover.next, { replace: true });
+    },
+    onError: form.refused,
+  });
+
+  const problem = nicknameProblem(nickname.trim());
+  const clientError =
+    problem === 'length' ? t('invalid.nicknameLength') : problem === 'chars' ? t('invalid.nicknameChars') : undefined;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.check([clientError, !handover.ticket], t('errors.checkFields')) || !handover.ticket) return;
+    mutation.mutate({ ticket: handover.ticket, nickname: nickname.trim() });
+  };
+
+  // A ticket problem (expired, used) is not the nickname's: start over.
+  const ticketProblem = form.fields.ticket !== undefined;
+
+  return (
+    <div className="auth-page">
+      <div className="auth-card card">
+        <h1 className="auth-card__title">{t('signup.socialTitle')}</h1>
+        {!handover.ticket ? (
+          <div className="auth-notice" role="alert" data-testid="social-signup-missing">
+            <p>{t('signup.socialMissing')}</p>
+            <AppLink to="/login" className="button button--secondary">
+              {t('signup.backToLogin')}
+            </AppLink>
+          </div>
+        ) : (
+          <>
+            <p className="auth-card__lead">{t('signup.socialBody')}</p>
+            <div className="auth-alert" role="alert" data-testid="form-error">
+              {ticketProblem ? form.fields.ticket : form.message}
+            </div>
+            {ticketProblem && (
+              <AppLink to="/login" className="button button--secondary">
+                {t('signup.backToLogin')}
+              </AppLink>
+            )}
+            <form ref={form.formRef} className="auth-form" data-testid="social-signup-form" noValidate onSubmit={onSubmit}>
+              {handover.email && (
+                <p className="auth-form__static">
+                  <span className="field__label">{t('signup.socialEmail')}</span>
+                  <span data-testid="social-signup-email">{handover.email}</span>
+                </p>
+              )}
+              <InputField
+                label={t('fields.nickname')}
+                type="text"
+                name="nickname"
+                autoComplete="nickname"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={nickname}
+                error={form.errorOf('nickname', clientError)}
+                onChange={(e) => {
+                  setNickname(e.target.value);
+                  form.clearField('nickname');
+                }}
+                hint={<Rule met={problem === undefined}>{t('rules.nickname')}</Rule>}
+              />
+              <button
+                type="submit"
+                className="button button--primary auth-form__submit"
+                disabled={mutation.isPending || form.waiting}
+              >
+                {mutation.isPending ? t('signup.submitting') : t('signup.submit')}
+              </button>
+            </form>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+/** The dividend area: the calendar and the member's dividends (`/dividends`), a tab of 포트폴리오. */
+import type { Area } from '@/shared/area/types';
+import { lazyPage } from '@/shared/area/lazy';
+import { CalendarIcon } from '@/shared/ui/icons';
+
+export type { dividendsKo as DividendsMessages } from './locales/ko';
+
+export const dividendsArea = {
+  id: 'dividends',
+  nav: { to: '/dividends', labelKey: 'nav.dividends', icon: CalendarIcon, order: 60, group: 'portfolio' },
+  routes: [{ path: '/dividends', Page: lazyPage(() => import('./pages/DividendsPage'), 'DividendsPage') }],
+} as const satisfies Area;

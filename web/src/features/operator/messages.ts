@@ -1,8 +1,0 @@
-import { registerMessages } from '@/shared/i18n/i18n';
-import { operatorKo } from './locales/ko';
-
-/** The operator pages' texts; English loads only when chosen. */
-export const messagesReady = registerMessages('operator', {
-  ko: operatorKo,
-  en: () => import('./locales/en').then((m) => m.operatorEn),
-});
