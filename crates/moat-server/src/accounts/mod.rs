@@ -2,7 +2,7 @@
 //! tokens and their sessions, the extractors that enforce who may call what, profiles,
 //! roles and account deletion.
 //!
-//! The area's shape: [`routes`] (every route of the area), `handlers/` (one file per
+//! The area's shape: [`routes()`] (every route of the area), `handlers/` (one file per
 //! resource, thin), [`dto`] (every request and response type), [`service`] (the
 //! application logic, no axum and no SQL), and its own parts:
 //!

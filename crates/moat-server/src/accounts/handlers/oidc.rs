@@ -14,7 +14,7 @@ use crate::{
     accounts::{
         dto::{CallbackParams, OidcSignupRequest, ProviderInfo, StartQuery, TokenResponse},
         extract::ClientIp,
-        service::{self, Redirect},
+        service::{self, OidcRedirect},
         AccountsState,
     },
     http::{
@@ -56,7 +56,7 @@ pub async fn start(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let origin = Origin::from_request(&state.config.public_url, &headers);
-    let redirect = service::start(
+    let redirect = service::oidc_start(
         &state,
         &id,
         &origin.0,
@@ -77,7 +77,7 @@ pub async fn callback(
     Path(id): Path<String>,
     Query(params): Query<CallbackParams>,
 ) -> Response {
-    respond(service::finish(&state, &id, params).await)
+    respond(service::oidc_finish(&state, &id, params).await)
 }
 
 /// The same, for providers that answer with a form POST (Apple).
@@ -90,7 +90,7 @@ pub async fn callback_form(
     Path(id): Path<String>,
     Form(params): Form<CallbackParams>,
 ) -> Response {
-    respond(service::finish(&state, &id, params).await)
+    respond(service::oidc_finish(&state, &id, params).await)
 }
 
 /// Creates the account of a new social identity: the ticket from the redirect and a
@@ -111,9 +111,9 @@ pub async fn oidc_signup(
 }
 
 /// A 302 for a step of the social log-in, never cached.
-fn respond(redirect: Redirect) -> Response {
+fn respond(redirect: OidcRedirect) -> Response {
     match redirect {
-        Redirect::Provider(url) => (
+        OidcRedirect::Provider(url) => (
             StatusCode::FOUND,
             [
                 (header::LOCATION, url),
@@ -121,7 +121,7 @@ fn respond(redirect: Redirect) -> Response {
             ],
         )
             .into_response(),
-        Redirect::Page { path, fragment } => redirect_fragment(path, &fragment),
+        OidcRedirect::Page { path, fragment } => redirect_fragment(path, &fragment),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The social log-in flow: sending the browser to the provider, and on its return
 //! logging the member in, or handing out a ticket to link the identity to an account
-//! or to sign up with it. Each step answers a [`Redirect`]; results reach the web app
+//! or to sign up with it. Each step answers an [`OidcRedirect`]; results reach the web app
 //! in URL fragments (docs/accounts.md, "Routes").
 
 use anyhow::Context;
@@ -17,7 +17,7 @@ use crate::{
 
 /// Where a step of the social log-in sends the browser.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Redirect {
+pub enum OidcRedirect {
     /// To the provider's authorization URL.
     Provider(String),
     /// To a page of the web app, with values in the URL fragment.
@@ -27,10 +27,10 @@ pub enum Redirect {
     },
 }
 
-impl Redirect {
+impl OidcRedirect {
     /// `/login#error={code}`.
     fn failed(code: &str) -> Self {
-        Redirect::Page {
+        OidcRedirect::Page {
             path: "/login",
             fragment: vec![("error", code.to_owned())],
         }
@@ -41,13 +41,13 @@ impl Redirect {
 /// nonce, PKCE verifier, `next` and intent) and sends the browser to the provider,
 /// which sends it back to `{origin}/api/auth/oidc/{id}/callback`. A provider that
 /// cannot be reached sends it to `/login#error=oidc_failed`.
-pub async fn start(
+pub async fn oidc_start(
     state: &AccountsState,
     id: &str,
     origin: &str,
     next: Option<&str>,
     intent: Option<&str>,
-) -> Result<Redirect, ApiError> {
+) -> Result<OidcRedirect, ApiError> {
     let providers = &state.auth.oidc;
     let provider = providers
         .get(id)
@@ -57,7 +57,7 @@ pub async fn start(
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(provider = ?provider.id, error = format!("{e:#}"), "social log-in unavailable");
-            return Ok(Redirect::failed("oidc_failed"));
+            return Ok(OidcRedirect::failed("oidc_failed"));
         }
     };
     let request = provider
@@ -80,20 +80,20 @@ pub async fn start(
             expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
         })
         .await?;
-    Ok(Redirect::Provider(request.url))
+    Ok(OidcRedirect::Provider(request.url))
 }
 
 /// Finishes the social log-in provider `id` answered with `params`; every failure is
 /// logged and sends the browser to `/login#error=oidc_failed` (`oidc_cancelled` when
 /// the person declined).
-pub async fn finish(state: &AccountsState, id: &str, params: CallbackParams) -> Redirect {
+pub async fn oidc_finish(state: &AccountsState, id: &str, params: CallbackParams) -> OidcRedirect {
     match finish_inner(state, id, params).await {
         Ok(r) => r,
         Err(e) => {
             // `id` comes from the path: a field, Debug-formatted, so a line break in it
             // is written escaped and cannot start a forged log line.
             tracing::warn!(provider = ?id, error = format!("{e:#}"), "social log-in failed");
-            Redirect::failed("oidc_failed")
+            OidcRedirect::failed("oidc_failed")
         }
     }
 }
@@ -102,7 +102,7 @@ async fn finish_inner(
     state: &AccountsState,
     id: &str,
     params: CallbackParams,
-) -> anyhow::Result<Redirect> {
+) -> anyhow::Result<OidcRedirect> {
     // `state` first: it is single use even when the provider reports an error.
     let pending = match params.state.as_deref() {
         Some(s) if !s.is_empty() && s.len() <= 512 => {
@@ -119,7 +119,7 @@ async fn finish_inner(
         } else {
             "oidc_failed"
         };
-        return Ok(Redirect::failed(code));
+        return Ok(OidcRedirect::failed(code));
     }
     let pending = pending
         .filter(|p| p.provider == id)
@@ -133,22 +133,22 @@ async fn finish_inner(
 
 /// Known identity → log in; unknown identity with a member's email → link ticket;
 /// else → sign-up ticket.
-pub async fn complete(
+async fn complete(
     state: &AccountsState,
     provider: &Provider,
     next: &str,
     identity: VerifiedIdentity,
-) -> anyhow::Result<Redirect> {
+) -> anyhow::Result<OidcRedirect> {
     let storage = state.storage.as_ref();
     if let Some(user) = storage
         .user_by_identity(&provider.id, &identity.subject)
         .await?
     {
         if user.banned_at.is_some() || user.deleted_at.is_some() {
-            return Ok(Redirect::failed("account_banned"));
+            return Ok(OidcRedirect::failed("account_banned"));
         }
         let token = state.auth.issue(storage, &user).await?;
-        return Ok(Redirect::Page {
+        return Ok(OidcRedirect::Page {
             path: "/auth/complete",
             fragment: vec![("token", token), ("next", next.to_owned())],
         });
@@ -176,7 +176,7 @@ pub async fn complete(
         .await?;
     let email = identity.email.unwrap_or_default();
     Ok(match kind {
-        TicketKind::Link => Redirect::Page {
+        TicketKind::Link => OidcRedirect::Page {
             path: "/login",
             fragment: vec![
                 ("link_ticket", ticket),
@@ -184,7 +184,7 @@ pub async fn complete(
                 ("provider", provider.id.clone()),
             ],
         },
-        TicketKind::Signup => Redirect::Page {
+        TicketKind::Signup => OidcRedirect::Page {
             path: "/signup/social",
             fragment: vec![
                 ("ticket", ticket),
