@@ -7,7 +7,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
-    routes::{me_of, rfc3339, Me},
+    dto::{rfc3339, Me},
+    service::me_of,
     AccountsState,
 };
 use crate::{

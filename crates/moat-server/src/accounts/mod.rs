@@ -2,22 +2,27 @@
 //! tokens and their sessions, the extractors that enforce who may call what, profiles,
 //! roles and account deletion.
 //!
+//! The area's shape: [`routes()`] (every route of the area), `handlers/` (one file per
+//! resource, thin), [`dto`] (every request and response type), [`service`] (the
+//! application logic, no axum and no SQL), and its own parts:
+//!
 //! - [`token`]: the HS256 token and its key
 //! - [`password`]: Argon2id hashing and password rules; [`validate`]: email, nickname
 //! - [`extract`]: `Member`, `Operator`, `ClientIp`: the one place authorization happens
-//! - [`routes`]: the `/api/auth/*`, `/api/me*`, `/api/users/*`, `/api/admin/*` handlers
+//! - [`oidc`]: the OpenID Connect providers (discovery, authorization, code exchange)
 //! - [`topics`]: the private `member:{id}:…` topics of the live stream
-//! - [`oidc`]: social log-in; [`rate_limit`]: the log-in back-off and sign-up limits
-//!   behind the [`rate_limit::Limiter`] trait
+//! - [`rate_limit`]: the log-in back-off and sign-up limits behind the
+//!   [`rate_limit::Limiter`] trait
 
 mod config;
+pub mod dto;
 pub mod extract;
+mod handlers;
 mod member_data;
 pub mod oidc;
 mod pages;
 pub mod password;
 pub mod rate_limit;
-pub mod routes;
 pub mod service;
 pub mod token;
 pub mod topics;
@@ -27,9 +32,14 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use axum::extract::FromRef;
 use moat_storage::{AccountsStorage, Session, Storage, User};
+use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
-use crate::clock::{Clock, SystemClock};
+use crate::{
+    clock::{Clock, SystemClock},
+    AppState,
+};
+use handlers::{auth, me, users};
 
 pub use config::{AccountsConfig, OidcProviderConfig, OIDC_PRESETS};
 pub use member_data::AccountsExport;
@@ -72,10 +82,30 @@ impl AccountsState {
     }
 }
 
-impl FromRef<crate::AppState> for AccountsState {
-    fn from_ref(state: &crate::AppState) -> Self {
+impl FromRef<AppState> for AccountsState {
+    fn from_ref(state: &AppState) -> Self {
         state.accounts.clone()
     }
+}
+
+/// Every route of the accounts area, documented (the account's export and deletion,
+/// `GET /api/me/export` and `DELETE /api/me`, are every area's: `crate::member_data`).
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(auth::signup))
+        .routes(routes!(auth::login))
+        .routes(routes!(auth::logout))
+        .routes(routes!(me::get_me, me::update_me))
+        .routes(routes!(me::change_password))
+        .routes(routes!(users::get_user))
+        .routes(routes!(users::set_premium))
+        .routes(routes!(handlers::oidc::list_providers))
+        .routes(routes!(handlers::oidc::start))
+        .routes(routes!(
+            handlers::oidc::callback,
+            handlers::oidc::callback_form
+        ))
+        .routes(routes!(handlers::oidc::oidc_signup))
 }
 
 /// Everything the auth handlers share, built once at start.

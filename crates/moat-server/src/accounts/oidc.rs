@@ -1,6 +1,9 @@
-//! Social log-in over OpenID Connect: authorization code flow with PKCE (S256),
-//! `state` and `nonce`, the ID token's signature checked against the issuer's JWKS
-//! (the `openidconnect` crate).
+//! Social log-in over OpenID Connect, the protocol side: the configured providers,
+//! their discovery, the authorization request (code flow with PKCE S256, `state` and
+//! `nonce`) and the code exchange, the ID token's signature checked against the
+//! issuer's JWKS (the `openidconnect` crate); the `next` paths and tickets the flow
+//! carries. The flow itself (pending log-ins, tickets, accounts) is in
+//! [`super::service`]; its routes in `handlers/oidc.rs`.
 //!
 //! Discovery is fetched on first use and kept for [`DISCOVERY_TTL`], so start-up needs
 //! no network. Pending log-ins live in the database (any instance can finish them),
@@ -10,30 +13,16 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use axum::{
-    extract::{Path, Query, State},
-    http::{header, HeaderMap, HeaderValue, StatusCode},
-    response::{IntoResponse, Response},
-    Form,
-};
-use moat_storage::{PendingLogin, Ticket, TicketKind};
+use moat_storage::PendingLogin;
 use openidconnect::{
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
-    url::form_urlencoded,
     AuthType, AuthorizationCode, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce,
     PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse as _,
 };
 use rand::RngCore;
-use serde::{Deserialize, Serialize};
 use sha2::Digest;
-use utoipa::{IntoParams, ToSchema};
 
-use super::{routes::account_banned, OIDC_TTL};
-use crate::{
-    accounts::AccountsState,
-    accounts::OidcProviderConfig,
-    http::{error::ApiError, json::ApiJson, pages::Origin},
-};
+use crate::accounts::OidcProviderConfig;
 
 /// How long discovery (and with it the JWKS) is kept before it is fetched again.
 pub const DISCOVERY_TTL: Duration = Duration::from_secs(60 * 60);
@@ -131,7 +120,7 @@ impl Providers {
     }
 
     /// The provider's discovery document, fetched on first use and cached.
-    async fn metadata(&self, p: &Provider) -> anyhow::Result<CoreProviderMetadata> {
+    pub async fn metadata(&self, p: &Provider) -> anyhow::Result<CoreProviderMetadata> {
         let mut cached = p.metadata.lock().await;
         if let Some((at, m)) = cached.as_ref() {
             if at.elapsed() < DISCOVERY_TTL {
@@ -145,15 +134,105 @@ impl Providers {
         *cached = Some((Instant::now(), m.clone()));
         Ok(m)
     }
+
+    /// Code → tokens (with the PKCE verifier) → ID token checked (signature against the
+    /// JWKS, issuer, audience, expiry, nonce).
+    pub async fn exchange(
+        &self,
+        provider: &Provider,
+        pending: &PendingLogin,
+        code: String,
+    ) -> anyhow::Result<VerifiedIdentity> {
+        let metadata = self.metadata(provider).await?;
+        let client = client(provider, metadata, &pending.redirect_uri)?;
+        let response = client
+            .exchange_code(AuthorizationCode::new(code))?
+            .set_pkce_verifier(PkceCodeVerifier::new(pending.pkce_verifier.clone()))
+            .request_async(&self.http)
+            .await
+            .context("token request failed")?;
+        let id_token = response.id_token().context("no ID token")?;
+        let claims = id_token
+            .claims(
+                &client.id_token_verifier(),
+                &Nonce::new(pending.nonce.clone()),
+            )
+            .context("ID token rejected")?;
+        let mut email = usable_email(claims.email(), claims.email_verified());
+        // In the code flow many providers put profile claims only in the UserInfo answer
+        // (OpenID Connect Core §5.4); ask it, bound to the ID token's subject.
+        if email.is_none() {
+            if let Ok(request) = client.user_info(
+                openidconnect::OAuth2TokenResponse::access_token(&response).clone(),
+                Some(claims.subject().clone()),
+            ) {
+                match request.request_async(&self.http).await {
+                    Ok(info) => {
+                        let info: openidconnect::core::CoreUserInfoClaims = info;
+                        email = usable_email(info.email(), info.email_verified());
+                    }
+                    Err(e) => {
+                        tracing::info!(provider = ?provider.id, error = format!("{e:#}"), "UserInfo request failed; continuing without an email")
+                    }
+                }
+            }
+        }
+        Ok(VerifiedIdentity {
+            subject: claims.subject().to_string(),
+            email,
+        })
+    }
 }
 
-/// A provider as the log-in screen lists it.
-#[derive(Serialize, Deserialize, ToSchema)]
-pub struct ProviderInfo {
-    pub id: String,
-    pub name: String,
-    /// `kakao`, `naver`, `google`, `apple` or `null`.
-    pub preset: Option<String>,
+impl Provider {
+    /// The provider's authorization URL for a log-in that comes back to
+    /// `redirect_uri`, with what finishing it needs.
+    pub fn authorize(
+        &self,
+        metadata: CoreProviderMetadata,
+        redirect_uri: &str,
+    ) -> anyhow::Result<Authorization> {
+        let client = client(self, metadata, redirect_uri)?;
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let mut request = client
+            .authorize_url(
+                CoreAuthenticationFlow::AuthorizationCode,
+                CsrfToken::new_random,
+                Nonce::new_random,
+            )
+            .set_pkce_challenge(challenge);
+        for s in &self.scopes {
+            request = request.add_scope(Scope::new(s.clone()));
+        }
+        if self.form_post {
+            request = request.add_extra_param("response_mode", "form_post");
+        }
+        let (url, csrf, nonce) = request.url();
+        Ok(Authorization {
+            url: url.to_string(),
+            state: csrf.secret().clone(),
+            nonce: nonce.secret().clone(),
+            pkce_verifier: verifier.secret().clone(),
+        })
+    }
+}
+
+/// A log-in sent to a provider: where the browser goes, and the secrets kept until it
+/// comes back.
+pub struct Authorization {
+    /// The provider's authorization URL.
+    pub url: String,
+    /// The `state` parameter (single use, names the pending log-in).
+    pub state: String,
+    pub nonce: String,
+    pub pkce_verifier: String,
+}
+
+/// What a verified ID token says about the person.
+pub struct VerifiedIdentity {
+    pub subject: String,
+    /// Only when the provider does not say it is unverified.
+    pub email: Option<String>,
 }
 
 /// `next` as a path of this site, normalised as a browser would resolve it (dot
@@ -240,125 +319,6 @@ pub fn hash_ticket(ticket: &str) -> String {
         .collect()
 }
 
-/// A 302 to a web-app path with a fragment (never logged nor sent as `Referer`).
-fn redirect_fragment(path: &str, pairs: &[(&str, &str)]) -> Response {
-    let mut fragment = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in pairs {
-        fragment.append_pair(k, v);
-    }
-    let location = format!("{path}#{}", fragment.finish());
-    (
-        StatusCode::FOUND,
-        [
-            (
-                header::LOCATION,
-                HeaderValue::from_str(&location).unwrap_or(HeaderValue::from_static("/login")),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
-    )
-        .into_response()
-}
-
-fn fail(code: &str) -> Response {
-    redirect_fragment("/login", &[("error", code)])
-}
-
-/// The social log-in providers.
-#[utoipa::path(get, path = "/api/auth/oidc/providers", tag = "accounts", responses(
-    (status = 200, body = Vec<ProviderInfo>),
-))]
-pub async fn list_providers(State(state): State<AccountsState>) -> ApiJson<Vec<ProviderInfo>> {
-    ApiJson(
-        state
-            .auth
-            .oidc
-            .iter()
-            .map(|p| ProviderInfo {
-                id: p.id.clone(),
-                name: p.name.clone(),
-                preset: p.preset.clone(),
-            })
-            .collect(),
-    )
-}
-
-#[derive(Deserialize, IntoParams)]
-pub struct StartQuery {
-    /// Where to go after log-in: a same-site path.
-    next: Option<String>,
-    /// `login` (default) or `signup`.
-    intent: Option<String>,
-}
-
-/// Sends the browser to the provider (authorization code + PKCE S256, `state`, `nonce`).
-#[utoipa::path(get, path = "/api/auth/oidc/{id}/start", tag = "accounts",
-    params(("id" = String, Path), StartQuery), responses(
-    (status = 302, description = "To the provider, or to `/login#error=oidc_failed`"),
-    (status = 404, body = crate::http::error::ErrorBody),
-))]
-pub async fn start(
-    State(state): State<AccountsState>,
-    Path(id): Path<String>,
-    Query(q): Query<StartQuery>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let providers = &state.auth.oidc;
-    let provider = providers
-        .get(&id)
-        .ok_or_else(|| ApiError::not_found("There is no such log-in provider."))?;
-    let origin = Origin::from_request(&state.config.public_url, &headers);
-    let redirect_uri = format!("{}/api/auth/oidc/{}/callback", origin.0, provider.id);
-    let metadata = match providers.metadata(provider).await {
-        Ok(m) => m,
-        Err(e) => {
-            tracing::warn!(provider = ?provider.id, error = format!("{e:#}"), "social log-in unavailable");
-            return Ok(fail("oidc_failed"));
-        }
-    };
-    let client = client(provider, metadata, &redirect_uri)?;
-    let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-    let mut request = client
-        .authorize_url(
-            CoreAuthenticationFlow::AuthorizationCode,
-            CsrfToken::new_random,
-            Nonce::new_random,
-        )
-        .set_pkce_challenge(challenge);
-    for s in &provider.scopes {
-        request = request.add_scope(Scope::new(s.clone()));
-    }
-    if provider.form_post {
-        request = request.add_extra_param("response_mode", "form_post");
-    }
-    let (url, csrf, nonce) = request.url();
-    let intent = match q.intent.as_deref() {
-        Some("signup") => "signup",
-        _ => "login",
-    };
-    state
-        .storage
-        .insert_pending_login(&PendingLogin {
-            state: csrf.secret().clone(),
-            provider: provider.id.clone(),
-            nonce: nonce.secret().clone(),
-            pkce_verifier: verifier.secret().clone(),
-            redirect_uri,
-            next_path: sanitize_next(q.next.as_deref()),
-            intent: intent.into(),
-            expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
-        })
-        .await?;
-    Ok((
-        StatusCode::FOUND,
-        [
-            (header::LOCATION, url.to_string()),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-        ],
-    )
-        .into_response())
-}
-
 type Client = openidconnect::Client<
     openidconnect::EmptyAdditionalClaims,
     openidconnect::core::CoreAuthDisplay,
@@ -383,14 +343,14 @@ fn client(
     provider: &Provider,
     metadata: CoreProviderMetadata,
     redirect_uri: &str,
-) -> Result<Client, ApiError> {
+) -> anyhow::Result<Client> {
     // Client secret in the body when the provider does not take HTTP Basic.
     let basic = metadata
         .token_endpoint_auth_methods_supported()
         .is_none_or(|m| m.iter().any(|a| a.as_ref() == "client_secret_basic"));
     let secret = (!provider.client_secret.is_empty())
         .then(|| ClientSecret::new(provider.client_secret.clone()));
-    let redirect = RedirectUrl::new(redirect_uri.to_owned()).map_err(ApiError::internal)?;
+    let redirect = RedirectUrl::new(redirect_uri.to_owned()).context("invalid redirect URI")?;
     Ok(CoreClient::from_provider_metadata(
         metadata,
         ClientId::new(provider.client_id.clone()),
@@ -404,145 +364,6 @@ fn client(
     }))
 }
 
-/// The provider's answer (query string, or form body for `form_post`).
-#[derive(Deserialize, IntoParams, ToSchema)]
-pub struct CallbackParams {
-    code: Option<String>,
-    state: Option<String>,
-    error: Option<String>,
-}
-
-/// Where the provider sends the browser back; redirects to the web app.
-#[utoipa::path(get, path = "/api/auth/oidc/{id}/callback", tag = "accounts",
-    params(("id" = String, Path), CallbackParams), responses(
-    (status = 302, description = "`/auth/complete#token=…`, `/signup/social#ticket=…`, `/login#link_ticket=…` or `/login#error=…`"),
-))]
-pub async fn callback(
-    State(state): State<AccountsState>,
-    Path(id): Path<String>,
-    Query(params): Query<CallbackParams>,
-) -> Response {
-    finish(&state, &id, params).await
-}
-
-/// The same, for providers that answer with a form POST (Apple).
-#[utoipa::path(post, path = "/api/auth/oidc/{id}/callback", tag = "accounts",
-    params(("id" = String, Path)),
-    request_body(content = CallbackParams, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 302, description = "As the GET callback")))]
-pub async fn callback_form(
-    State(state): State<AccountsState>,
-    Path(id): Path<String>,
-    Form(params): Form<CallbackParams>,
-) -> Response {
-    finish(&state, &id, params).await
-}
-
-/// What a verified ID token says about the person.
-pub struct VerifiedIdentity {
-    pub subject: String,
-    /// Only when the provider does not say it is unverified.
-    pub email: Option<String>,
-}
-
-async fn finish(state: &AccountsState, id: &str, params: CallbackParams) -> Response {
-    match finish_inner(state, id, params).await {
-        Ok(r) => r,
-        Err(e) => {
-            // `id` comes from the path: a field, Debug-formatted, so a line break in it
-            // is written escaped and cannot start a forged log line.
-            tracing::warn!(provider = ?id, error = format!("{e:#}"), "social log-in failed");
-            fail("oidc_failed")
-        }
-    }
-}
-
-async fn finish_inner(
-    state: &AccountsState,
-    id: &str,
-    params: CallbackParams,
-) -> anyhow::Result<Response> {
-    // `state` first: it is single use even when the provider reports an error.
-    let pending = match params.state.as_deref() {
-        Some(s) if !s.is_empty() && s.len() <= 512 => {
-            state
-                .storage
-                .take_pending_login(s, state.auth.now())
-                .await?
-        }
-        _ => None,
-    };
-    if let Some(error) = params.error.as_deref() {
-        let code = if error == "access_denied" {
-            "oidc_cancelled"
-        } else {
-            "oidc_failed"
-        };
-        return Ok(fail(code));
-    }
-    let pending = pending
-        .filter(|p| p.provider == id)
-        .context("unknown, used, expired or foreign state")?;
-    let code = params.code.filter(|c| !c.is_empty()).context("no code")?;
-    let provider = state
-        .auth
-        .oidc
-        .get(id)
-        .context("provider no longer configured")?;
-    let identity = exchange(state, provider, &pending, code).await?;
-    complete(state, provider, &pending.next_path, identity).await
-}
-
-/// Code → tokens (with the PKCE verifier) → ID token checked (signature against the
-/// JWKS, issuer, audience, expiry, nonce).
-async fn exchange(
-    state: &AccountsState,
-    provider: &Provider,
-    pending: &PendingLogin,
-    code: String,
-) -> anyhow::Result<VerifiedIdentity> {
-    let providers = &state.auth.oidc;
-    let metadata = providers.metadata(provider).await?;
-    let client = client(provider, metadata, &pending.redirect_uri)
-        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    let response = client
-        .exchange_code(AuthorizationCode::new(code))?
-        .set_pkce_verifier(PkceCodeVerifier::new(pending.pkce_verifier.clone()))
-        .request_async(&providers.http)
-        .await
-        .context("token request failed")?;
-    let id_token = response.id_token().context("no ID token")?;
-    let claims = id_token
-        .claims(
-            &client.id_token_verifier(),
-            &Nonce::new(pending.nonce.clone()),
-        )
-        .context("ID token rejected")?;
-    let mut email = usable_email(claims.email(), claims.email_verified());
-    // In the code flow many providers put profile claims only in the UserInfo answer
-    // (OpenID Connect Core §5.4); ask it, bound to the ID token's subject.
-    if email.is_none() {
-        if let Ok(request) = client.user_info(
-            openidconnect::OAuth2TokenResponse::access_token(&response).clone(),
-            Some(claims.subject().clone()),
-        ) {
-            match request.request_async(&providers.http).await {
-                Ok(info) => {
-                    let info: openidconnect::core::CoreUserInfoClaims = info;
-                    email = usable_email(info.email(), info.email_verified());
-                }
-                Err(e) => {
-                    tracing::info!(provider = ?provider.id, error = format!("{e:#}"), "UserInfo request failed; continuing without an email")
-                }
-            }
-        }
-    }
-    Ok(VerifiedIdentity {
-        subject: claims.subject().to_string(),
-        email,
-    })
-}
-
 /// A provider's email, when it is not marked unverified and is a valid address.
 fn usable_email(
     email: Option<&openidconnect::EndUserEmail>,
@@ -552,67 +373,6 @@ fn usable_email(
         .filter(|_| verified != Some(false))
         .map(|e| super::validate::normalize_email(e))
         .filter(|e| super::validate::check_email(e).is_none())
-}
-
-/// Known identity → log in; unknown identity with a member's email → link ticket;
-/// else → sign-up ticket.
-pub async fn complete(
-    state: &AccountsState,
-    provider: &Provider,
-    next: &str,
-    identity: VerifiedIdentity,
-) -> anyhow::Result<Response> {
-    let storage = state.storage.as_ref();
-    if let Some(user) = storage
-        .user_by_identity(&provider.id, &identity.subject)
-        .await?
-    {
-        if user.banned_at.is_some() || user.deleted_at.is_some() {
-            let _ = account_banned();
-            return Ok(fail("account_banned"));
-        }
-        let token = state.auth.issue(storage, &user).await?;
-        return Ok(redirect_fragment(
-            "/auth/complete",
-            &[("token", &token), ("next", next)],
-        ));
-    }
-    let existing = match identity.email.as_deref() {
-        Some(e) => storage.user_by_email(e).await?,
-        None => None,
-    };
-    let ticket = new_ticket();
-    let kind = if existing.is_some() {
-        TicketKind::Link
-    } else {
-        TicketKind::Signup
-    };
-    storage
-        .insert_ticket(&Ticket {
-            ticket_hash: hash_ticket(&ticket),
-            kind,
-            provider: provider.id.clone(),
-            subject: identity.subject,
-            email: identity.email.clone(),
-            next_path: next.to_owned(),
-            expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
-        })
-        .await?;
-    let email = identity.email.unwrap_or_default();
-    Ok(match kind {
-        TicketKind::Link => redirect_fragment(
-            "/login",
-            &[
-                ("link_ticket", &ticket),
-                ("email", &email),
-                ("provider", &provider.id),
-            ],
-        ),
-        TicketKind::Signup => redirect_fragment(
-            "/signup/social",
-            &[("ticket", &ticket), ("next", next), ("email", &email)],
-        ),
-    })
 }
 
 #[cfg(test)]
@@ -708,15 +468,5 @@ mod tests {
         let l = p.get("local").unwrap();
         assert_eq!(l.scopes, ["email"], "openid is always sent, not repeated");
         assert!(p.get("nope").is_none());
-    }
-
-    #[test]
-    fn redirects_put_values_in_the_fragment() {
-        let r = redirect_fragment("/login", &[("error", "oidc_failed"), ("email", "a+b@x.io")]);
-        assert_eq!(r.status(), StatusCode::FOUND);
-        assert_eq!(
-            r.headers()[header::LOCATION],
-            "/login#error=oidc_failed&email=a%2Bb%40x.io"
-        );
     }
 }

@@ -109,7 +109,7 @@ fn profile_card<'a>(
 ) -> BoxFuture<'a, (Card, StatusCode)> {
     Box::pin(async move {
         let nickname = percent_decode(trim(path).trim_start_matches("/u/"));
-        match crate::accounts::routes::public_profile(&state.accounts, &nickname).await {
+        match crate::accounts::service::public_profile(&state.accounts, &nickname).await {
             Ok(Some(profile)) => {
                 let n = &profile.nickname;
                 let card = match lang {

@@ -70,24 +70,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
         .routes(routes!(meta::get_meta))
-        .routes(routes!(accounts::routes::signup))
-        .routes(routes!(accounts::routes::login))
-        .routes(routes!(accounts::routes::logout))
-        .routes(routes!(
-            accounts::routes::get_me,
-            accounts::routes::update_me
-        ))
-        .routes(routes!(accounts::routes::change_password))
+        .merge(accounts::routes())
         .merge(crate::member_data::routes())
-        .routes(routes!(accounts::routes::get_user))
-        .routes(routes!(accounts::routes::set_premium))
-        .routes(routes!(accounts::oidc::list_providers))
-        .routes(routes!(accounts::oidc::start))
-        .routes(routes!(
-            accounts::oidc::callback,
-            accounts::oidc::callback_form
-        ))
-        .routes(routes!(accounts::routes::oidc_signup))
         .merge(portfolio::routes())
         .merge(market::routes())
         .routes(routes!(observability::console::list_sessions))

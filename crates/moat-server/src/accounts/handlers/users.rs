@@ -1,0 +1,49 @@
+//! `/api/users/{nickname}` and `/api/admin/users/{user_id}/premium`: members as
+//! others see them, and the operators' premium switch.
+
+use axum::extract::{Path, State};
+
+use crate::{
+    accounts::{
+        dto::{Me, PublicProfile, SetPremiumRequest},
+        extract::Operator,
+        service, AccountsState,
+    },
+    http::{
+        error::{ApiError, ErrorBody},
+        json::ApiJson,
+    },
+};
+
+/// A member's public profile.
+#[utoipa::path(get, path = "/api/users/{nickname}", tag = "accounts", params(("nickname" = String, Path)), responses(
+    (status = 200, body = PublicProfile),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn get_user(
+    State(state): State<AccountsState>,
+    Path(nickname): Path<String>,
+) -> Result<ApiJson<PublicProfile>, ApiError> {
+    service::public_profile(&state, &nickname)
+        .await?
+        .map(ApiJson)
+        .ok_or_else(|| ApiError::not_found("There is no member with this nickname."))
+}
+
+/// Turns a member's premium flag on or off (operators only).
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/premium", tag = "accounts", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
+    params(("user_id" = i64, Path)), request_body = SetPremiumRequest, responses(
+    (status = 200, body = Me),
+    (status = 401, body = ErrorBody),
+    (status = 403, description = "`forbidden`: not an operator", body = ErrorBody),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn set_premium(
+    State(state): State<AccountsState>,
+    _operator: Operator,
+    Path(user_id): Path<i64>,
+    ApiJson(body): ApiJson<SetPremiumRequest>,
+) -> Result<ApiJson<Me>, ApiError> {
+    let me = service::set_premium(&state, user_id, body.premium).await?;
+    Ok(ApiJson(me))
+}
