@@ -1,8 +1,8 @@
 //! Moat's own observability ingest and the operator's read API (docs/observability.md).
 //!
-//! The area's shape: [`routes`] (the documented routes: the operator console's
+//! The area's shape: [`routes()`] (the documented routes: the operator console's
 //! `/api/operator/observe/…` and the member's `PUT /api/observe/sessions/{secure_id}/member`)
-//! and [`ingest_routes`] (`POST /public`, `/v1/traces`, `/v1/metrics`, outside the
+//! and [`ingest_routes()`] (`POST /public`, `/v1/traces`, `/v1/metrics`, outside the
 //! OpenAPI document); `handlers/` (one file per resource, thin), [`dto`] (the
 //! console's request and response types), [`service`] (the application logic, no axum
 //! and no SQL: the console's queries, the member's binding, and the ingest's two
@@ -24,7 +24,7 @@
 mod config;
 pub mod drop_list;
 pub mod dto;
-pub mod handlers;
+mod handlers;
 pub mod ingest;
 pub mod limits;
 mod member_data;

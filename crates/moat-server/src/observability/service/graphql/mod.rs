@@ -9,9 +9,9 @@
 //! `{"data": null, "errors": [{"message": "BillingQuotaExceeded"}]}` with 200: the
 //! recorder then stops without retrying. Bad input stores nothing.
 //!
-//! The operations: [`session`] (initializeSession, identifySession,
-//! addSessionProperties, addSessionFeedback), [`push`] (the replay pushes) and
-//! [`metrics`] (pushMetrics). The handler reads the body; everything after is here.
+//! The operations: `session` (initializeSession, identifySession,
+//! addSessionProperties, addSessionFeedback), `push` (the replay pushes) and
+//! `metrics` (pushMetrics). The handler reads the body; everything after is here.
 
 mod metrics;
 mod push;

@@ -1,7 +1,7 @@
 //! `POST /v1/traces` and `POST /v1/metrics`: OTLP/HTTP, JSON (what the browser's
 //! exporter sends) or `application/x-protobuf` (other OTLP senders), optionally
-//! gzipped. Protobuf is turned into the OTLP/JSON shape first ([`protobuf`]), so one
-//! lenient parser ([`parse`]) serves both: ids as hex (or base64), `*UnixNano` as
+//! gzipped. Protobuf is turned into the OTLP/JSON shape first (`protobuf`), so one
+//! lenient parser (`parse`) serves both: ids as hex (or base64), `*UnixNano` as
 //! strings or numbers, enums as numbers or names, empty values tolerated. A record
 //! that cannot be used (bad ids, an implausible time) is skipped and counted in
 //! `partialSuccess`; a body that is not OTLP at all is a 400. Spans and data points
