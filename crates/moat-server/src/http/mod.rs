@@ -74,15 +74,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::member_data::routes())
         .merge(portfolio::routes())
         .merge(market::routes())
-        .routes(routes!(observability::console::list_sessions))
-        .routes(routes!(observability::console::get_session))
-        .routes(routes!(observability::console::get_replay))
-        .routes(routes!(observability::console::list_error_groups))
-        .routes(routes!(observability::console::get_error_group))
-        .routes(routes!(observability::console::list_feedback))
-        .routes(routes!(observability::console::vitals_report))
-        .routes(routes!(observability::console::get_trace))
-        .routes(routes!(observability::identity::bind_session))
+        .merge(observability::routes())
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -142,19 +134,19 @@ const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
     (
         "POST",
         "/public",
-        "observability::graphql::public",
+        "observability::handlers::ingest::public",
         Access::Visitor,
     ),
     (
         "POST",
         "/v1/traces",
-        "observability::otlp::traces",
+        "observability::handlers::ingest::traces",
         Access::Visitor,
     ),
     (
         "POST",
         "/v1/metrics",
-        "observability::otlp::metrics",
+        "observability::handlers::ingest::metrics",
         Access::Visitor,
     ),
     (
@@ -255,25 +247,12 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(middleware::from_fn(accounts::extract::renew_tokens))
         .layer(middleware::from_fn(security::no_store_when_private));
-    // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
-    let ingest = Router::new()
-        .route(
-            "/public",
-            axum::routing::post(observability::graphql::public),
-        )
-        .route(
-            "/v1/traces",
-            axum::routing::post(observability::otlp::traces),
-        )
-        .route(
-            "/v1/metrics",
-            axum::routing::post(observability::otlp::metrics),
-        );
 
     with_layers(
         Router::new()
             .merge(api)
-            .merge(ingest)
+            // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
+            .merge(observability::ingest_routes())
             .fallback(assets::serve),
         state,
     )

@@ -1,13 +1,16 @@
 //! Moat's own observability ingest and the operator's read API (docs/observability.md).
 //!
-//! - [`graphql`]: `POST /public`, the session recorder's (highlight.run) GraphQL
-//!   operations: sessions, replay pushes, identity, properties, feedback, metrics.
-//! - [`otlp`]: `POST /v1/traces` and `/v1/metrics`, OTLP/HTTP in JSON or protobuf.
+//! The area's shape: [`routes()`] (the documented routes: the operator console's
+//! `/api/operator/observe/…` and the member's `PUT /api/observe/sessions/{secure_id}/member`)
+//! and [`ingest_routes()`] (`POST /public`, `/v1/traces`, `/v1/metrics`, outside the
+//! OpenAPI document); `handlers/` (one file per resource, thin), [`dto`] (the
+//! console's request and response types), [`service`] (the application logic, no axum
+//! and no SQL: the console's queries, the member's binding, and the ingest's two
+//! protocols, [`service::graphql`] for the session recorder (highlight.run) and
+//! [`service::otlp`] for OTLP/HTTP in JSON or protobuf). Beside them:
+//!
 //! - [`spans`]: the server's own request spans, continuing a browser trace
 //!   (`traceparent`), written off the request path.
-//! - [`console`]: `/api/operator/observe/…`, what the operator console reads.
-//! - [`identity`]: `PUT /api/observe/sessions/{secure_id}/member`, the member's own
-//!   binding of a recorded session (the recorder's `identifySession` is only a claim).
 //! - [`retention`]: deletes data older than `observe.retention_days`.
 //! - [`ingest`], [`limits`], [`drop_list`], [`redact`], [`vitals`]: the pure parts.
 //!
@@ -19,26 +22,29 @@
 //! memory, per instance).
 
 mod config;
-pub mod console;
 pub mod drop_list;
-pub mod graphql;
-pub mod identity;
+pub mod dto;
+mod handlers;
 pub mod ingest;
 pub mod limits;
 mod member_data;
-pub mod otlp;
 mod pages;
 pub mod redact;
 pub mod retention;
+pub mod service;
 pub mod spans;
 pub mod vitals;
 
 use std::{net::IpAddr, sync::Arc};
 
-use axum::extract::FromRef;
+use axum::{extract::FromRef, routing::post, Router};
 use moat_storage::{observability::NewSpan, ObservabilityStorage, Storage};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use handlers::{errors, feedback, identity, sessions, traces};
 
 pub use config::ObservabilityConfig;
 pub use member_data::ObservabilityExport;
@@ -79,10 +85,34 @@ impl ObservabilityState {
     }
 }
 
-impl FromRef<crate::AppState> for ObservabilityState {
-    fn from_ref(state: &crate::AppState) -> Self {
+impl FromRef<AppState> for ObservabilityState {
+    fn from_ref(state: &AppState) -> Self {
         state.observability.clone()
     }
+}
+
+/// Every documented route of the observability area: the operator console's reads
+/// and the member's binding of a recorded session.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sessions::list_sessions))
+        .routes(routes!(sessions::get_session))
+        .routes(routes!(sessions::get_replay))
+        .routes(routes!(errors::list_error_groups))
+        .routes(routes!(errors::get_error_group))
+        .routes(routes!(feedback::list_feedback))
+        .routes(routes!(handlers::vitals::vitals_report))
+        .routes(routes!(traces::get_trace))
+        .routes(routes!(identity::bind_session))
+}
+
+/// The telemetry ingest (same origin, no auth, its own caps; see [`is_ingest_path`]),
+/// outside the OpenAPI document: its bodies are the recorder's GraphQL and OTLP.
+pub fn ingest_routes() -> Router<AppState> {
+    Router::new()
+        .route("/public", post(handlers::ingest::public))
+        .route("/v1/traces", post(handlers::ingest::traces))
+        .route("/v1/metrics", post(handlers::ingest::metrics))
 }
 
 /// The ingest's shared state: limits, budgets and the span writer's queue.

@@ -1,281 +1,21 @@
-//! `POST /v1/traces` and `POST /v1/metrics`: OTLP/HTTP, JSON (what the browser's
-//! exporter sends) or `application/x-protobuf` (other OTLP senders), optionally
-//! gzipped. Protobuf is turned into the OTLP/JSON shape first, so one lenient parser
-//! serves both: ids as hex (or base64), `*UnixNano` as strings or numbers, enums as
-//! numbers or names, empty values tolerated. A record that cannot be used (bad ids,
-//! an implausible time) is skipped and counted in `partialSuccess`; a body that is
-//! not OTLP at all is a 400. Spans and data points are linked to recorded sessions by
-//! their `highlight.session_id` attribute (or the resource's).
-//!
-//! Replies: `{}` (JSON) or an empty protobuf message. Over the ingest's concurrency
-//! or its decompression budget: 503 with `Retry-After`; over the per-address budget: 429 with `Retry-After`. The
-//! exporter retries both.
+//! Lenient OTLP/JSON: the spans and data points of an export request, redacted and
+//! cut to size, and how many records were skipped. Pure functions, no I/O.
 
-use axum::{
-    body::Body,
-    extract::State,
-    http::{header, HeaderMap, HeaderValue, StatusCode},
-    response::{IntoResponse, Response},
-};
 use base64::Engine;
-use prost::Message;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use moat_storage::observability::{NewMetric, NewSpan};
-use opentelemetry_proto::tonic::{
-    collector::{metrics::v1::ExportMetricsServiceRequest, trace::v1::ExportTraceServiceRequest},
-    common::v1::{any_value, AnyValue, KeyValue},
-    metrics::v1::{metric, number_data_point, Metric},
-    trace::v1::Span,
-};
 
-use super::{
-    drop_list, graphql,
+use crate::observability::{
     ingest::plausible,
-    limits::{self, DecodeError, MAX_RECORDS_PER_REQUEST, MAX_TEXT_CHARS},
-    now_ms, redact, vitals,
+    limits::{self, MAX_RECORDS_PER_REQUEST, MAX_TEXT_CHARS},
+    redact, vitals,
 };
-use crate::{accounts::extract::ClientIp, observability::ObservabilityState};
 
 /// The attribute naming the recorded session.
 pub const SESSION_ATTRIBUTE: &str = "highlight.session_id";
 /// Attributes kept per span or data point.
 const MAX_ATTRIBUTES: usize = 128;
-
-const PROTOBUF: &str = "application/x-protobuf";
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Signal {
-    Traces,
-    Metrics,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Json,
-    Protobuf,
-}
-
-/// An OTLP failure: status, message, optional `Retry-After`.
-struct OtlpError(StatusCode, String, Option<u64>);
-
-impl From<DecodeError> for OtlpError {
-    fn from(e: DecodeError) -> Self {
-        match e {
-            DecodeError::TooLarge(..) => Self(StatusCode::PAYLOAD_TOO_LARGE, e.to_string(), None),
-            DecodeError::Busy => Self(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "The ingest is busy; retry later.".into(),
-                Some(limits::RETRY_AFTER_SECS),
-            ),
-            _ => Self(StatusCode::BAD_REQUEST, e.to_string(), None),
-        }
-    }
-}
-
-impl IntoResponse for OtlpError {
-    fn into_response(self) -> Response {
-        let mut r =
-            graphql::json_response(self.0, &json!({"code": self.0.as_u16(), "message": self.1}));
-        if let Some(secs) = self.2 {
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        }
-        r
-    }
-}
-
-/// `POST /v1/traces`.
-pub async fn traces(
-    State(state): State<ObservabilityState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    handle(&state, ip, &headers, body, Signal::Traces)
-        .await
-        .unwrap_or_else(IntoResponse::into_response)
-}
-
-/// `POST /v1/metrics`.
-pub async fn metrics(
-    State(state): State<ObservabilityState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    handle(&state, ip, &headers, body, Signal::Metrics)
-        .await
-        .unwrap_or_else(IntoResponse::into_response)
-}
-
-async fn handle(
-    state: &ObservabilityState,
-    ip: std::net::IpAddr,
-    headers: &HeaderMap,
-    body: Body,
-    signal: Signal,
-) -> Result<Response, OtlpError> {
-    let observe = &state.observe;
-    let cfg = &observe.config;
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("application/json")
-        .to_ascii_lowercase();
-    let format = if content_type.starts_with(PROTOBUF) {
-        Format::Protobuf
-    } else if content_type.starts_with("application/json") || content_type.starts_with("text/plain")
-    {
-        // The browser exporter may send JSON as text/plain (sendBeacon).
-        Format::Json
-    } else {
-        return Err(OtlpError(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Send application/json or application/x-protobuf.".into(),
-            None,
-        ));
-    };
-    let gzipped = match headers
-        .get(header::CONTENT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        None => false,
-        Some(e) if e.is_empty() || e == "identity" => false,
-        Some(e) if e == "gzip" => true,
-        Some(_) => {
-            return Err(OtlpError(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "Only gzip content encoding is accepted.".into(),
-                None,
-            ))
-        }
-    };
-    let Some(_slot) = observe.slot().await else {
-        return Err(OtlpError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "The ingest is busy; retry later.".into(),
-            Some(limits::RETRY_AFTER_SECS),
-        ));
-    };
-    let bytes = graphql::read_capped(headers, body, cfg.max_body_bytes).await?;
-    if let Err(wait) = observe.ip_budgets.charge(ip, bytes.len() as u64) {
-        return Err(OtlpError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "Too much telemetry from this address; retry later.".into(),
-            Some(wait),
-        ));
-    }
-    let drop_all = graphql::user_agent(headers)
-        .as_deref()
-        .is_some_and(drop_list::is_crawler);
-    let max_unzipped = cfg.max_decompressed_bytes;
-    let budget = observe.inflate.clone();
-    // Reserved here, before a blocking thread is taken: past the budget, 503 at once.
-    let charge = if gzipped {
-        budget.reserve(&bytes, max_unzipped)?
-    } else {
-        limits::Charge::default()
-    };
-    let now = now_ms();
-    let parsed = tokio::task::spawn_blocking(move || -> Result<Parsed, OtlpError> {
-        // The charge is held until the body and what is parsed from it are dropped.
-        let (raw, _charge) = if gzipped {
-            limits::gunzip_budgeted(&bytes, max_unzipped, &budget, charge)?
-        } else {
-            (bytes.to_vec(), charge)
-        };
-        let doc = match format {
-            Format::Json => {
-                let text = limits::json_text(raw)?;
-                serde_json::from_str::<Value>(&text).map_err(|e| {
-                    OtlpError(
-                        StatusCode::BAD_REQUEST,
-                        format!("The body is not JSON: {e}"),
-                        None,
-                    )
-                })?
-            }
-            Format::Protobuf => protobuf_to_json(&raw, signal).map_err(|e| {
-                OtlpError(
-                    StatusCode::BAD_REQUEST,
-                    format!("The body is not OTLP protobuf: {e}"),
-                    None,
-                )
-            })?,
-        };
-        match signal {
-            Signal::Traces => parse_traces(&doc, now),
-            Signal::Metrics => parse_metrics(&doc, now),
-        }
-        .map_err(|m| OtlpError(StatusCode::BAD_REQUEST, m, None))
-    })
-    .await
-    .map_err(|e| OtlpError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string(), None))??;
-    if !drop_all {
-        let stored = match &parsed {
-            Parsed::Spans(spans, _) => state.storage.obs_add_spans(spans).await.map(|_| ()),
-            Parsed::Metrics(metrics, _) => state.storage.obs_add_metrics(metrics).await,
-        };
-        if let Err(e) = stored {
-            tracing::error!(error = format!("{e:#}"), "cannot store OTLP data");
-            return Err(OtlpError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Cannot store the data now; retry later.".into(),
-                Some(limits::RETRY_AFTER_SECS),
-            ));
-        }
-    }
-    let rejected = parsed.rejected();
-    Ok(reply(format, signal, rejected))
-}
-
-fn reply(format: Format, signal: Signal, rejected: u64) -> Response {
-    use opentelemetry_proto::tonic::collector::{
-        metrics::v1::{ExportMetricsPartialSuccess, ExportMetricsServiceResponse},
-        trace::v1::{ExportTracePartialSuccess, ExportTraceServiceResponse},
-    };
-    let message = "some records had unusable ids or times and were skipped";
-    match format {
-        Format::Json => {
-            let body = match (rejected, signal) {
-                (0, _) => json!({}),
-                (n, Signal::Traces) => {
-                    json!({"partialSuccess": {"rejectedSpans": n.to_string(), "errorMessage": message}})
-                }
-                (n, Signal::Metrics) => {
-                    json!({"partialSuccess": {"rejectedDataPoints": n.to_string(), "errorMessage": message}})
-                }
-            };
-            graphql::json_response(StatusCode::OK, &body)
-        }
-        Format::Protobuf => {
-            let bytes = match signal {
-                Signal::Traces => ExportTraceServiceResponse {
-                    partial_success: (rejected > 0).then(|| ExportTracePartialSuccess {
-                        rejected_spans: rejected as i64,
-                        error_message: message.into(),
-                    }),
-                }
-                .encode_to_vec(),
-                Signal::Metrics => ExportMetricsServiceResponse {
-                    partial_success: (rejected > 0).then(|| ExportMetricsPartialSuccess {
-                        rejected_data_points: rejected as i64,
-                        error_message: message.into(),
-                    }),
-                }
-                .encode_to_vec(),
-            };
-            (
-                StatusCode::OK,
-                [(header::CONTENT_TYPE, HeaderValue::from_static(PROTOBUF))],
-                bytes,
-            )
-                .into_response()
-        }
-    }
-}
 
 /// What a request yields: the usable records and how many were skipped.
 pub enum Parsed {
@@ -284,14 +24,13 @@ pub enum Parsed {
 }
 
 impl Parsed {
-    fn rejected(&self) -> u64 {
+    /// Records skipped.
+    pub fn rejected(&self) -> u64 {
         match self {
             Parsed::Spans(_, n) | Parsed::Metrics(_, n) => *n,
         }
     }
 }
-
-// ---- lenient OTLP/JSON ---------------------------------------------------------
 
 fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
     v.get(key)
@@ -626,118 +365,10 @@ fn parse_point(
     })
 }
 
-// ---- protobuf → OTLP/JSON --------------------------------------------------------
-
-fn hex(bytes: &[u8]) -> Value {
-    Value::String(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn pb_any(v: &AnyValue) -> Value {
-    match &v.value {
-        Some(any_value::Value::StringValue(s)) => json!({ "stringValue": s }),
-        Some(any_value::Value::BoolValue(b)) => json!({ "boolValue": b }),
-        Some(any_value::Value::IntValue(i)) => json!({ "intValue": i.to_string() }),
-        Some(any_value::Value::DoubleValue(d)) => json!({ "doubleValue": d }),
-        Some(any_value::Value::ArrayValue(a)) => {
-            json!({ "arrayValue": { "values": a.values.iter().map(pb_any).collect::<Vec<_>>() } })
-        }
-        Some(any_value::Value::KvlistValue(kv)) => {
-            json!({ "kvlistValue": { "values": pb_attrs(&kv.values) } })
-        }
-        Some(any_value::Value::BytesValue(b)) => {
-            json!({ "bytesValue": base64::engine::general_purpose::STANDARD.encode(b) })
-        }
-        _ => json!({}),
-    }
-}
-
-fn pb_attrs(list: &[KeyValue]) -> Vec<Value> {
-    list.iter()
-        .map(|kv| json!({ "key": kv.key, "value": kv.value.as_ref().map_or(json!({}), pb_any) }))
-        .collect()
-}
-
-fn pb_span(s: &Span) -> Value {
-    json!({
-        "traceId": hex(&s.trace_id),
-        "spanId": hex(&s.span_id),
-        "parentSpanId": hex(&s.parent_span_id),
-        "name": s.name,
-        "kind": s.kind,
-        "startTimeUnixNano": s.start_time_unix_nano.to_string(),
-        "endTimeUnixNano": s.end_time_unix_nano.to_string(),
-        "attributes": pb_attrs(&s.attributes),
-        "status": s.status.as_ref().map(|st| json!({ "code": st.code, "message": st.message })),
-    })
-}
-
-fn pb_metric(m: &Metric) -> Value {
-    let number_points = |points: &[opentelemetry_proto::tonic::metrics::v1::NumberDataPoint]| {
-        points
-            .iter()
-            .map(|p| {
-                let mut v = json!({
-                    "timeUnixNano": p.time_unix_nano.to_string(),
-                    "attributes": pb_attrs(&p.attributes),
-                });
-                match p.value {
-                    Some(number_data_point::Value::AsDouble(d)) => v["asDouble"] = json!(d),
-                    Some(number_data_point::Value::AsInt(i)) => v["asInt"] = json!(i.to_string()),
-                    None => {}
-                }
-                v
-            })
-            .collect::<Vec<_>>()
-    };
-    let data = match &m.data {
-        Some(metric::Data::Gauge(g)) => {
-            json!({ "gauge": { "dataPoints": number_points(&g.data_points) } })
-        }
-        Some(metric::Data::Sum(s)) => {
-            json!({ "sum": { "dataPoints": number_points(&s.data_points) } })
-        }
-        Some(metric::Data::Histogram(h)) => {
-            json!({ "histogram": { "dataPoints": h.data_points.iter().map(|p| json!({
-            "timeUnixNano": p.time_unix_nano.to_string(),
-            "count": p.count.to_string(),
-            "sum": p.sum,
-            "attributes": pb_attrs(&p.attributes),
-        })).collect::<Vec<_>>() } })
-        }
-        _ => json!({}),
-    };
-    let mut out = json!({ "name": m.name });
-    if let (Value::Object(o), Value::Object(d)) = (&mut out, data) {
-        o.extend(d);
-    }
-    out
-}
-
-fn protobuf_to_json(bytes: &[u8], signal: Signal) -> Result<Value, prost::DecodeError> {
-    Ok(match signal {
-        Signal::Traces => {
-            let req = ExportTraceServiceRequest::decode(bytes)?;
-            json!({ "resourceSpans": req.resource_spans.iter().map(|rs| json!({
-                "resource": { "attributes": rs.resource.as_ref().map_or(Vec::new(), |r| pb_attrs(&r.attributes)) },
-                "scopeSpans": rs.scope_spans.iter().map(|ss| json!({
-                    "spans": ss.spans.iter().map(pb_span).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>() })
-        }
-        Signal::Metrics => {
-            let req = ExportMetricsServiceRequest::decode(bytes)?;
-            json!({ "resourceMetrics": req.resource_metrics.iter().map(|rm| json!({
-                "resource": { "attributes": rm.resource.as_ref().map_or(Vec::new(), |r| pb_attrs(&r.attributes)) },
-                "scopeMetrics": rm.scope_metrics.iter().map(|sm| json!({
-                    "metrics": sm.metrics.iter().map(pb_metric).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>() })
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     const NOW: i64 = 1_790_000_000_000;
@@ -825,48 +456,5 @@ mod tests {
         assert_eq!(rows[1].value, 25.0);
         assert_eq!(rows[2].value, 3.0);
         assert_eq!(rows[2].ts, NOW);
-    }
-
-    #[test]
-    fn protobuf_reads_like_json() {
-        use opentelemetry_proto::tonic::{
-            resource::v1::Resource,
-            trace::v1::{ResourceSpans, ScopeSpans},
-        };
-        let req = ExportTraceServiceRequest {
-            resource_spans: vec![ResourceSpans {
-                resource: Some(Resource {
-                    attributes: vec![KeyValue {
-                        key: "service.name".into(),
-                        value: Some(AnyValue {
-                            value: Some(any_value::Value::StringValue("svc".into())),
-                        }),
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }),
-                scope_spans: vec![ScopeSpans {
-                    spans: vec![Span {
-                        trace_id: vec![1; 16],
-                        span_id: vec![2; 8],
-                        name: "op".into(),
-                        start_time_unix_nano: (NOW as u64) * 1_000_000,
-                        end_time_unix_nano: (NOW as u64) * 1_000_000 + 10,
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }],
-        };
-        let doc = protobuf_to_json(&req.encode_to_vec(), Signal::Traces).unwrap();
-        let Parsed::Spans(spans, 0) = parse_traces(&doc, NOW).unwrap() else {
-            panic!()
-        };
-        assert_eq!(spans[0].trace_id, "01".repeat(16));
-        assert_eq!(spans[0].span_id, "02".repeat(8));
-        assert_eq!(spans[0].service, "svc");
-        assert_eq!(spans[0].parent_span_id, None);
-        assert!(protobuf_to_json(b"\xff\xff\xff", Signal::Traces).is_err());
     }
 }
