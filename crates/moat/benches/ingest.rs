@@ -51,7 +51,7 @@ const PUSHES: usize = 30;
 /// The 30-minute session read back through the replay API.
 const REPLAY_PUSHES: usize = 900;
 /// The console's replay pages, in chunks: the first, and each later one
-/// (web/src/features/operator/observe/api/session.ts).
+/// (the operator feature's session API in web/src/features/operator).
 const REPLAY_FIRST_PAGE: usize = 15;
 const REPLAY_PAGE: usize = 150;
 /// Compressed size of a push: the first (full snapshot) and the later ones.

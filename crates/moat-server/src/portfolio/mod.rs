@@ -3,12 +3,12 @@
 //! rates. Every figure is recomputed from the transactions on each request (editing or
 //! deleting one is just storing the change); the decoded transactions themselves are
 //! kept between requests in [`cache::TransactionCache`], checked against the
-//! portfolio's `updated_at`.
+//! portfolio's `revision`.
 //!
-//! The area's shape: [`routes`] (every route of the area), `handlers/` (one file per
+//! The area's shape: [`routes()`] (every route of the area), `handlers/` (one file per
 //! resource, thin), [`dto`] (every request and response type), [`service`] (the
 //! application logic, no axum and no SQL), [`cache`] and [`write`] (atomic ledger
-//! writes).
+//! writes), `config.rs`, `pages.rs`, `member_data.rs`.
 
 pub mod cache;
 mod config;
@@ -104,12 +104,4 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(dividends::instrument_dividends))
         .routes(routes!(dividends::calendar))
         .routes(routes!(dividends::my_dividends))
-}
-
-/// The old module path of the DTOs the account export uses
-/// (`crate::portfolio::routes::{PortfolioDto, TransactionDto}` in accounts/routes.rs);
-/// prefer `crate::portfolio::{PortfolioDto, TransactionDto}`.
-#[doc(hidden)]
-pub mod routes {
-    pub use super::dto::{PortfolioDto, TransactionDto};
 }

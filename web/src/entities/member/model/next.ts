@@ -21,7 +21,7 @@ function oneLeadingSlash(path: string): boolean {
  * path, or that path decoded once (`%2f` → `/`, `%5c` → `\`) and resolved again, does
  * not start with one `/` followed by something other than `/` or `\` — such a value
  * could become protocol-relative (`//host`). The server's `sanitize_next`
- * (crates/moat-server/src/auth/oidc.rs) applies the same rule. Log-in pages are
+ * (crates/moat-server/src/accounts/oidc.rs) applies the same rule. Log-in pages are
  * refused too (going back to one would loop).
  */
 export function safeNext(raw: string | null | undefined): string {
