@@ -19,9 +19,6 @@ use std::{sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 
-/// The accounts' storage under its former name (removed once callers use
-/// [`AccountsStorage`]).
-pub use accounts::AccountsStorage as AccountStorage;
 pub use accounts::{
     AccountsStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
     Ticket, TicketKind, User,
