@@ -12,6 +12,7 @@ import type { SettingsMessages } from '@/features/settings';
 import type { StockMessages } from '@/features/stock';
 import type { homeKo } from '@/pages/home/locales/ko';
 import type { stockPageKo } from '@/pages/stock/locales/ko';
+import type { errorsKo } from '@/shared/api/locales/ko';
 import type { ko } from '@/shared/i18n/locales/ko';
 
 // `t('…')` keys and interpolation values are checked against the Korean source messages,
@@ -24,6 +25,7 @@ declare module 'i18next' {
       translation: typeof ko;
       auth: typeof AuthMessages;
       dividends: typeof DividendsMessages;
+      errors: typeof errorsKo;
       favorites: typeof FavoritesMessages;
       feedback: typeof feedbackKo;
       home: typeof homeKo;

@@ -35,6 +35,7 @@ describe('locales', () => {
         '/src/features/stock/locales',
         '/src/pages/home/locales',
         '/src/pages/stock/locales',
+        '/src/shared/api/locales',
         '/src/shared/i18n/locales',
       ].sort(),
     );

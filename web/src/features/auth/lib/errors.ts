@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/shared/api/client';
+import { codeText, errorText } from '@/shared/api/error-text';
 import { focusFirstInvalid } from '@/shared/ui/form/Field';
 import { serverFieldErrors } from '@/shared/ui/form/server-errors';
 
@@ -27,18 +28,17 @@ const isKnown = (code: string): code is KnownCode => (KNOWN_CODES as readonly st
 
 type AuthT = ReturnType<typeof useTranslation<'auth'>>['t'];
 
-/** The friendly message for `code`; else `fallback` (the server's own message), else a generic one. */
-export function codeMessage(t: AuthT, code: string, fallback?: string): string {
+/** The accounts' own wording for `code`, else the app's message of the code (never the server's English). */
+export function codeMessage(t: AuthT, code: string): string {
   if (isKnown(code)) return t(`errors.${code}`);
-  return fallback || t('errors.unknown');
+  return codeText(code);
 }
 
 /** The friendly message for any failure. */
 export function errorMessage(t: AuthT, error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'rate_limited' && error.retryAfter) return t('errors.rateLimitedWait', { seconds: error.retryAfter });
-    // Our own codes for a non-JSON answer carry English text: not for members.
-    return codeMessage(t, error.code, error.status >= 400 && error.code !== 'http_error' ? error.message : undefined);
+    return isKnown(error.code) ? t(`errors.${error.code}`) : errorText(error);
   }
   return t('errors.unknown');
 }

@@ -231,13 +231,18 @@ describe('log-in', () => {
 
   it('says when the link ticket is no longer valid', async () => {
     const server = api({
-      'POST /api/auth/login': () => error(422, 'invalid_input', { fields: { link_ticket: 'The link has expired.' } }),
+      'POST /api/auth/login': () => error(422, 'invalid_input', {
+        fields: { link_ticket: { code: 'ticket_expired', params: {}, message: 'This link request has expired. Log in with the provider again.' } },
+      }),
     });
     renderApp({ route: '/login#link_ticket=OLD&email=ant%40example.com&provider=kakao', api: server.handler });
     const form = await screen.findByTestId('login-form');
     type(field(form, '비밀번호'), 'my-password-1');
     fireEvent.submit(form);
-    await waitFor(() => expect(screen.getByTestId('form-error').textContent).toBe('The link has expired.'));
+    await waitFor(() => expect(screen.getByTestId('form-error').textContent).toBe(
+        '로그인 링크가 만료되었거나 이미 쓰였습니다. 처음부터 다시 로그인해 주세요.',
+      ),
+    );
   });
 
   it('shows an error handed over in the fragment', async () => {
@@ -268,7 +273,12 @@ describe('sign-up', () => {
   it('shows the rules live and the server field errors next to the fields', async () => {
     const server = api({
       'POST /api/auth/signup': () =>
-        error(422, 'invalid_input', { fields: { password: 'This password is too common.', email: 'Not an address.' } }),
+        error(422, 'invalid_input', {
+          fields: {
+            password: { code: 'password_too_common', params: {}, message: 'This password is too common; choose another.' },
+            email: { code: 'email_invalid', params: {}, message: 'Not an address.' },
+          },
+        }),
     });
     renderApp({ route: '/signup', api: server.handler });
     const form = await screen.findByTestId('signup-form');
@@ -285,8 +295,9 @@ describe('sign-up', () => {
     fireEvent.submit(form);
     await waitFor(() => expect(password.getAttribute('aria-invalid')).toBe('true'));
     const describedBy = password.getAttribute('aria-describedby')!.split(' ');
-    expect(describedBy.map((id) => document.getElementById(id)!.textContent)).toContain('This password is too common.');
-    expect(within(form).getByText('Not an address.')).toBeTruthy();
+    expect(describedBy.map((id) => document.getElementById(id)!.textContent)).toContain('너무 흔한 비밀번호입니다. 다른 비밀번호를 골라 주세요.');
+    expect(within(form).getByText('올바른 이메일 주소를 입력해 주세요.')).toBeTruthy();
+    expect(within(form).queryByText(/too common|Not an address/)).toBeNull();
     expect(screen.getByTestId('form-error').textContent).toBe('입력한 내용을 확인해 주세요.');
     expect(server.find('POST', '/api/auth/signup')[0]!.body).toEqual({ email: 'ant@example.com', password: 'password12', nickname: '개미_1' });
 

@@ -23,6 +23,7 @@ import {
   useMyDividends,
 } from '../api/my-dividends';
 import type { DividendCurrency } from '../api/keys';
+import { refusalText } from '@/shared/api/error-text';
 
 /** The member's own dividends; a visitor is asked to log in. */
 export function MyDividends() {
@@ -210,7 +211,11 @@ function Entitlements({ entitlements }: { entitlements: readonly DividendEntitle
         setRecorded((prev) => new Set(prev).add(key));
         toast.show(t('me.entitlements.recordedToast', { name }), { tone: 'success' });
       },
-      onError: () => toast.show(t('me.entitlements.recordFailed', { name }), { tone: 'error' }),
+      onError: (error) => {
+        const why = refusalText(error);
+        const failed = t('me.entitlements.recordFailed', { name });
+        toast.show(why ? `${failed} ${why}` : failed, { tone: 'error' });
+      },
       onSettled: () => setRecording((current) => (current === key ? undefined : current)),
     });
   };

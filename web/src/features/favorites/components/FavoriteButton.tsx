@@ -9,6 +9,7 @@ import { AppLink } from '@/shared/ui/AppLink';
 import type { StockSlotProps } from '@/shared/area/types';
 import { useToast } from '@/shared/ui/toast';
 import './favorite-button.css';
+import { refusalText } from '@/shared/api/error-text';
 
 function Star({ filled }: { filled: boolean }) {
   return (
@@ -57,7 +58,7 @@ function MemberFavoriteButton({ instrument }: { instrument: Instrument | undefin
     const adding = !favorite.isFavorite;
     // The star turns at once (optimistic); the toast waits for the server's answer.
     favorite.toggle({
-      onError: () => toast.show(t('star.failed'), { tone: 'error' }),
+      onError: (error) => toast.show(refusalText(error) ?? t('star.failed'), { tone: 'error' }),
       onSuccess: () => toast.show(t(adding ? 'star.added' : 'star.removed'), { tone: 'success' }),
     });
   };

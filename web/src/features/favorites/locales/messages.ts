@@ -1,3 +1,4 @@
+import { errorMessagesReady } from '@/shared/api/locales/messages';
 import { registerMessages } from '@/shared/i18n/i18n';
 import { marketMessagesReady } from '@/entities/instrument/locales/messages';
 import { favoritesKo } from './ko';
@@ -9,4 +10,5 @@ export const messagesReady = Promise.all([
     en: () => import('./en').then((m) => m.favoritesEn),
   }),
   marketMessagesReady,
+  errorMessagesReady,
 ]).then(() => undefined);

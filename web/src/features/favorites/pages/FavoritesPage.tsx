@@ -9,6 +9,7 @@ import { useToast } from '@/shared/ui/toast';
 import { FavoritesEditor } from '../components/FavoritesEditor';
 import { applyPendingOrder, clearPendingOrder, usePendingOrder, writePendingOrder } from '../lib/pending';
 import '../components/favorites.css';
+import { refusalText } from '@/shared/api/error-text';
 
 export { messagesReady } from '../locales/messages';
 
@@ -61,7 +62,7 @@ export function FavoritesPage() {
         clearPendingOrder();
         toast.show(t('saved'), { tone: 'success' });
       },
-      onError: () => toast.show(t('saveFailed'), { tone: 'error' }),
+      onError: (error) => toast.show(refusalText(error) ?? t('saveFailed'), { tone: 'error' }),
     });
   };
 

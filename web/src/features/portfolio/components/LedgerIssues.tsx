@@ -29,7 +29,7 @@ export const fixPath = (issue: Pick<LedgerIssue, 'portfolio_id' | 'transaction_i
 /** Why the figures stop before the transaction, from the issue's code. */
 function reason(t: PortfolioT, issue: LedgerIssue): string {
   const code = LEDGER_REASONS.find((c) => c === issue.code);
-  return code ? t(`ledger.reasons.${code}`) : t('ledger.reasons.other', { issue: issueMessage(t, issue) });
+  return code ? t(`ledger.reasons.${code}`) : t('ledger.reasons.other', { issue: issueMessage(issue) });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { errorMessagesReady } from '@/shared/api/locales/messages';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registerMessages, type AreaNamespace } from '@/shared/i18n/i18n';
@@ -19,6 +20,7 @@ export const messagesReady = Promise.all([
     en: () => import('./en').then((m) => m.portfolioEn),
   } as never),
   marketMessagesReady,
+  errorMessagesReady,
 ]).then(() => undefined);
 
 /** Every message key of the namespace as a dotted path (`holdings.sortKeys.value`). */

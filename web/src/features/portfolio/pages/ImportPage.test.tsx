@@ -154,7 +154,7 @@ describe('import wizard', () => {
       '2번째 줄 · ‘date’ 열: 날짜를 읽을 수 없습니다. 예: 2026-03-04',
       '2번째 줄 · ‘quantity’ 열: 국내 주식은 1주 단위로만 거래합니다.',
       '3번째 줄 · ‘instrument’ 열: 종목을 읽을 수 없습니다. 예: KRX:005930, NASDAQ:AAPL, 005930',
-      '3번째 줄 · 줄 전체: a problem the app has no words for',
+      '3번째 줄 · 줄 전체: 요청을 처리하지 못했습니다. 잠시 후 다시 시도해 주세요.',
     ]);
     expect(within(screen.getByTestId('import-warnings')).getByText('읽지 않은 열: memo2')).toBeTruthy();
     const apply = screen.getByTestId('import-apply') as HTMLButtonElement;

@@ -312,7 +312,7 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
             {preview.errors.slice(0, errorsShown).map((e, i) => (
               <li key={`${e.line}-${e.column ?? ''}-${i}`} data-testid="import-error" data-line={e.line}>
                 <strong>{t('import.errorLine', { line: e.line })}</strong> ·{' '}
-                {e.column ? t('import.errorColumn', { column: e.column }) : t('import.errorNoColumn')}: {issueMessage(t, e)}
+                {e.column ? t('import.errorColumn', { column: e.column }) : t('import.errorNoColumn')}: {issueMessage(e)}
               </li>
             ))}
           </ul>
@@ -329,7 +329,7 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
           <ul>
             {preview.warnings.slice(0, IMPORT_ERRORS_SHOWN).map((w, i) => (
               <li key={`w-${w.line}-${i}`}>
-                <strong>{t('import.errorLine', { line: w.line })}</strong> · {issueMessage(t, w)}
+                <strong>{t('import.errorLine', { line: w.line })}</strong> · {issueMessage(w)}
               </li>
             ))}
             {preview.warnings.length > IMPORT_ERRORS_SHOWN && <li>{t('import.moreWarnings', { count: count(preview.warnings.length - IMPORT_ERRORS_SHOWN) })}</li>}

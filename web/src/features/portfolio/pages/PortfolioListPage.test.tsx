@@ -182,7 +182,9 @@ describe('portfolio list', () => {
       'POST /api/portfolios': (call) => {
         const body = call.body as { name: string };
         if (body.name === '중복') {
-          return apiError(422, 'invalid_input', { fields: { name: 'a portfolio with this name exists', broker: 'too long' } });
+          return apiError(422, 'invalid_input', {
+          fields: { name: { code: 'conflict', params: {}, message: 'This is taken already.' }, broker: { code: 'too_long', params: { max: '40' }, message: 'At most 40 characters.' } },
+        });
         }
         const created = portfolio({ id: 11, name: body.name, base_currency: 'USD', cost_method: 'fifo', broker: null });
         saved = { ...saved, portfolios: [...saved.portfolios, { portfolio: created, totals: saved.meta, ledger_issue: null }] };
@@ -202,8 +204,8 @@ describe('portfolio list', () => {
     const name = within(form).getByLabelText('이름');
     fireEvent.change(name, { target: { value: '중복' } });
     fireEvent.click(within(form).getByTestId('create-submit'));
-    expect(await within(form).findByText('a portfolio with this name exists')).toBeTruthy();
-    expect(within(form).getByText('too long')).toBeTruthy();
+    expect(await within(form).findByText('이미 있는 값입니다.')).toBeTruthy();
+    expect(within(form).getByText('40자까지 쓸 수 있습니다.')).toBeTruthy();
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(within(form).getByLabelText('증권사 (선택)').getAttribute('aria-invalid')).toBe('true');
     expect(text(screen.getByTestId('create-message'))).toBe('입력한 내용을 확인해 주세요.');

@@ -86,7 +86,9 @@ describe('portfolio settings', () => {
     const api = manageApi((call, current) => {
       attempts += 1;
       if (attempts === 1) {
-        return apiError(422, 'invalid_fields', { fields: { name: 'a portfolio with this name exists', broker: 'too long' } });
+        return apiError(422, 'invalid_fields', {
+          fields: { name: { code: 'conflict', params: {}, message: 'This is taken already.' }, broker: { code: 'too_long', params: { max: '40' }, message: 'At most 40 characters.' } },
+        });
       }
       return { ...current, ...(call.body as Partial<Portfolio>) };
     });
@@ -108,8 +110,8 @@ describe('portfolio settings', () => {
     fireEvent.change(name, { target: { value: '중복' } });
     fireEvent.change(within(dialog).getByLabelText('평균 단가 계산'), { target: { value: 'fifo' } });
     fireEvent.click(within(dialog).getByTestId('settings-save'));
-    expect(await within(dialog).findByText('a portfolio with this name exists')).toBeTruthy();
-    expect(within(dialog).getByText('too long')).toBeTruthy();
+    expect(await within(dialog).findByText('이미 있는 값입니다.')).toBeTruthy();
+    expect(within(dialog).getByText('40자까지 쓸 수 있습니다.')).toBeTruthy();
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).getByLabelText('증권사 (선택)').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('settings-message').textContent).toBe('입력한 내용을 확인해 주세요.');
@@ -209,13 +211,13 @@ describe('orderable cash', () => {
   });
 
   it('shows the server’s 422 under the amount', async () => {
-    const api = manageApi(() => apiError(422, 'invalid_fields', { fields: { orderable_cash: 'A decimal amount of 0 or more.' } }));
+    const api = manageApi(() => apiError(422, 'invalid_fields', { fields: { orderable_cash: { code: 'out_of_range', params: { min: '0' }, message: 'A decimal amount of 0 or more.' } } }));
     renderDetail(api);
     fireEvent.click(await screen.findByTestId('orderable-cash-edit'));
     const form = await screen.findByTestId('orderable-cash-form');
     fireEvent.change(within(form).getByLabelText('금액'), { target: { value: '5' } });
     fireEvent.click(within(form).getByTestId('orderable-cash-save'));
-    expect(await within(form).findByText('A decimal amount of 0 or more.')).toBeTruthy();
+    expect(await within(form).findByText('허용된 범위를 벗어났습니다.')).toBeTruthy();
     expect(window.localStorage.getItem('KB_ORDERABLE_CASH_AMOUNT')).toBe('1250000');
   });
 });

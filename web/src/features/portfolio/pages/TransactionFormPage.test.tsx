@@ -206,7 +206,12 @@ describe('transaction form', () => {
   it('shows the server’s 422 field errors under their fields', async () => {
     const api = formApi({
       'POST /api/portfolios/7/transactions': () =>
-        apiError(422, 'invalid_transaction', { fields: { quantity: 'sells more than is held on 2026-03-04', date: 'a trade date cannot be in the future' } }),
+        apiError(422, 'invalid_transaction', {
+          fields: {
+            quantity: { code: 'insufficient_quantity', params: { instrument: 'KRX:005930', quantity: '500', held: '15', date: '2026-03-04' }, message: 'sells 500 of KRX:005930 but only 15 is held on 2026-03-04' },
+            date: { code: 'date_in_future', params: {}, message: 'A trade date cannot be in the future.' },
+          },
+        }),
     });
     const app = renderForm(api);
     await screen.findByTestId('transaction-form');
@@ -215,8 +220,8 @@ describe('transaction form', () => {
     type('quantity', '500');
     type('price', '71200');
     fireEvent.click(screen.getByTestId('transaction-submit'));
-    await waitFor(() => expect(errorOf(field('quantity')!)).toBe('sells more than is held on 2026-03-04'));
-    expect(errorOf(field('trade_date')!)).toBe('a trade date cannot be in the future');
+    await waitFor(() => expect(errorOf(field('quantity')!)).toBe('2026. 3. 4.에 보유한 KRX:005930은(는) 15주라서 500주를 팔 수 없습니다.'));
+    expect(errorOf(field('trade_date')!)).toBe('미래의 날짜는 기록할 수 없습니다.');
     expect(field('quantity')!.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('form-message').textContent).toBe('입력한 내용을 확인해 주세요.');
     expect(app.location().pathname).toBe('/portfolios/7/transactions/new');

@@ -55,6 +55,9 @@ export const en = {
   auth: {
     sessionEnded: 'Your session has ended. Please log in again.',
   },
+  apiError: {
+    generic: 'Something went wrong. Please try again shortly.',
+  },
   common: {
     close: 'Close',
   },

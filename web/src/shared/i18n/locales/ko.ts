@@ -60,6 +60,10 @@ export const ko = {
   auth: {
     sessionEnded: '로그인이 만료되었습니다. 다시 로그인해 주세요.',
   },
+  apiError: {
+    /** Before the `errors` messages are loaded (shared/api/error-text.ts). */
+    generic: '문제가 생겼습니다. 잠시 후 다시 시도해 주세요.',
+  },
   common: {
     close: '닫기',
   },
