@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber, formatPercent } from './format';
+import { currencyDecimals, formatAmount, formatDate, formatMoney, formatNumber, formatPercent, formatUnitAmount } from './format';
 
 describe('formatMoney', () => {
   it('shows KRW as whole won in both locales', () => {
@@ -52,5 +52,29 @@ describe('formatDate', () => {
   it('accepts ISO strings and gives an empty string for invalid dates', () => {
     expect(formatDate('2025-01-02T03:04:05Z', 'en', { dateStyle: 'medium', timeZone: 'UTC' })).toBe('Jan 2, 2025');
     expect(formatDate('not a date', 'en')).toBe('');
+  });
+});
+
+describe('formatUnitAmount and formatAmount: each currency to its minor unit', () => {
+  it('never shows decimals of won: an average cost or a converted price is rounded', () => {
+    expect(formatUnitAmount('320034.72', 'KRW', 'ko')).toBe('₩320,035');
+    expect(formatUnitAmount('320034.4999', 'KRW', 'en')).toBe('₩320,034');
+    expect(formatUnitAmount('71200', 'KRW', 'ko')).toBe('₩71,200');
+    expect(formatAmount('-1200.5', 'KRW', 'ko', true)).toBe('-₩1,201');
+  });
+
+  it('keeps cents of dollars, and more places for a price below a cent’s precision', () => {
+    expect(formatUnitAmount('189.4', 'USD', 'en')).toBe('$189.40');
+    expect(formatUnitAmount('0.2375', 'USD', 'en')).toBe('$0.2375');
+    expect(formatUnitAmount('0.23751', 'USD', 'ko')).toBe('$0.2375');
+  });
+
+  it('follows ISO 4217 for other currencies: yen whole, euro cents, dinar three places', () => {
+    expect(currencyDecimals('JPY')).toBe(0);
+    expect(currencyDecimals('EUR')).toBe(2);
+    expect(currencyDecimals('BHD')).toBe(3);
+    expect(formatUnitAmount('1503.6', 'JPY', 'en')).toBe('¥1,504');
+    expect(formatAmount('1503.6', 'JPY', 'en')).toBe('¥1,504');
+    expect(formatAmount('12.4', 'EUR', 'en')).toBe('€12.40');
   });
 });

@@ -5,7 +5,7 @@
  * `Intl.NumberFormat` as an exact decimal string, which Intl formats and rounds without
  * converting it to a number (ECMA-402 NumberFormat v3: Chrome 106, Safari 15.4,
  * Firefox 116). Rounding is to the currency's minor unit — KRW to whole won, USD to
- * cents — half away from zero (2.5 → 3, -2.5 → -3): Intl's default `halfExpand`, the same
+ * cents, any other currency to its ISO 4217 minor unit (JPY whole) — half away from zero (2.5 → 3, -2.5 → -3): Intl's default `halfExpand`, the same
  * rule as shared/lib/money. big.js itself is not needed here, which keeps it out of the
  * first page's bundle.
  */
@@ -102,9 +102,24 @@ export function isCurrency(code: string): code is Currency {
   return Object.hasOwn(CURRENCY_DECIMALS, code);
 }
 
-/** Decimal places of `code`'s minor unit (two for a currency without rules of its own). */
+const minorUnits = new Map<string, number>();
+
+/**
+ * Decimal places of `code`'s ISO 4217 minor unit: KRW 0 (won never shows decimals),
+ * USD 2, JPY 0, BHD 3 …, as `Intl` knows them; two for a code `Intl` refuses.
+ */
 export function currencyDecimals(code: string): number {
-  return isCurrency(code) ? CURRENCY_DECIMALS[code] : 2;
+  if (isCurrency(code)) return CURRENCY_DECIMALS[code];
+  let decimals = minorUnits.get(code);
+  if (decimals === undefined) {
+    try {
+      decimals = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      decimals = 2;
+    }
+    minorUnits.set(code, decimals);
+  }
+  return decimals;
 }
 
 const currencyStyle = (currency: string) =>
@@ -126,15 +141,17 @@ export function formatAmount(value: Big | string, currency: string, locale: Loca
 }
 
 /**
- * An amount per unit (a price, an average cost, a dividend per share): up to two more
- * places than the currency's, trailing zeros dropped down to its own (`$0.2375`, `₩361`).
+ * An amount per unit (a price, an average cost, a dividend per share). A currency with
+ * cents gets up to two more places, trailing zeros dropped down to its own (`$0.2375`,
+ * `$189.40`); one without a minor unit is whole (`₩320,035`, `¥1,503`): an average cost
+ * or a converted price in won is rounded for display, half away from zero.
  */
 export function formatUnitAmount(value: Big | string, currency: string, locale: Locale): string {
   const decimals = currencyDecimals(currency);
   return formatNumber(value, locale, {
     ...currencyStyle(currency),
     minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals + 2,
+    maximumFractionDigits: decimals === 0 ? 0 : decimals + 2,
   });
 }
 

@@ -1,9 +1,10 @@
 /**
  * How market figures are written. Values stay decimal strings all the way to `Intl`
- * (shared/i18n/format.ts): KRW to whole won, USD to cents, half away from zero. Index
- * levels and exchange rates are plain numbers with two decimals.
+ * (shared/i18n/format.ts): KRW to whole won, USD to cents, others to their ISO 4217
+ * minor unit, half away from zero. Index levels and exchange rates are plain numbers
+ * with two decimals.
  */
-import { CURRENCY_DECIMALS, formatMoney, formatNumber, type Currency } from '@/shared/i18n/format';
+import { currencyDecimals, formatMoney, formatNumber, isCurrency } from '@/shared/i18n/format';
 import type { Locale } from '@/shared/lib/storage';
 import type { Decimal, Instrument } from '../api/types';
 
@@ -21,12 +22,10 @@ export function direction(value: Decimal): Direction {
 
 type Priced = Pick<Instrument, 'kind' | 'currency'>;
 
-const isCurrency = (c: string): c is Currency => Object.hasOwn(CURRENCY_DECIMALS, c);
-
 /** Decimal places a price of `instrument` is shown with. */
 export function priceDecimals({ kind, currency }: Priced): number {
   if (kind === 'index' || kind === 'currency') return 2;
-  return isCurrency(currency) ? CURRENCY_DECIMALS[currency] : 2;
+  return currencyDecimals(currency);
 }
 
 const fixed = (decimals: number) =>
@@ -37,7 +36,7 @@ export function formatPrice(value: Decimal, instrument: Priced, locale: Locale):
   const { kind, currency } = instrument;
   if (kind === 'index' || kind === 'currency') return formatNumber(value, locale, fixed(2));
   if (isCurrency(currency)) return formatMoney(value, currency, locale);
-  return formatNumber(value, locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...fixed(2) });
+  return formatNumber(value, locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...fixed(currencyDecimals(currency)) });
 }
 
 /** A signed change without the currency sign (`+1,200`, `-0.35`, `0`). */

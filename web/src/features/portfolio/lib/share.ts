@@ -15,6 +15,7 @@ import { direction, type Direction } from '@/entities/instrument/model/format';
 import { instrumentLabel } from '@/entities/instrument/model/ids';
 import type { PortfolioT } from '../locales/messages';
 import type { Valuation } from '../api/valuation';
+import { localIsoDate } from '@/shared/lib/local-date';
 
 /** How many holdings the card lists. */
 export const SHARE_TOP_HOLDINGS = 5;
@@ -191,8 +192,8 @@ export function drawShareCard(model: ShareCardModel, colors: ShareColors, doc: D
   return canvasToPng(canvas);
 }
 
-/** `moat-키움-메인-2026-11-23.png` → a name safe for every file system. */
+/** `moat-키움-메인-2026-11-23.png`, dated on the member's own calendar → a name safe for every file system. */
 export function shareFileName(name: string, date = new Date()): string {
   const slug = name.replace(/[\\/:*?"<>|\s]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'portfolio';
-  return `moat-${slug}-${date.toISOString().slice(0, 10)}.png`;
+  return `moat-${slug}-${localIsoDate(date)}.png`;
 }

@@ -31,6 +31,7 @@ import { META_ID, parsePortfolioRef } from '../api/keys';
 import { usePortfolio } from '../api/portfolio';
 import { usePortfolioList } from '../api/list';
 import { useValuation } from '../api/valuation';
+import { localIsoDate } from '@/shared/lib/local-date';
 
 /** `/portfolios/:id` (`meta` for every portfolio combined), for members. */
 export function PortfolioDetailRoute() {
@@ -96,7 +97,7 @@ function Detail({ id, t }: { id: PortfolioRef; t: ReturnType<typeof usePortfolio
   const onExport = () => {
     if (typeof id !== 'number') return;
     setExporting(true);
-    downloadExport(id, `${settings?.name || 'portfolio'}-${new Date().toISOString().slice(0, 10)}.csv`)
+    downloadExport(id, `${settings?.name || 'portfolio'}-${localIsoDate()}.csv`)
       .catch((error: unknown) => toast.show(failureMessage(t, error, t('detail.exportFailed')), { tone: 'error' }))
       .finally(() => setExporting(false));
   };
