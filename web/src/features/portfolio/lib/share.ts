@@ -85,7 +85,7 @@ export interface ShareColors {
 export function shareColors(doc: Document = document): ShareColors {
   const style = doc.defaultView?.getComputedStyle(doc.documentElement);
   const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
-  return { up: read('--color-rise', '#e0323b'), down: read('--color-fall', '#1f6fe5') };
+  return { up: read('--color-up', '#e0323b'), down: read('--color-down', '#1f6fe5') };
 }
 
 /** Layout width in CSS pixels; drawn at twice that for sharp text on phones. */

@@ -152,9 +152,14 @@ export default function ChartCanvas({ data, instrument, mode, dimmed = false }: 
     };
   }, []);
 
-  // Labels in the app's language.
+  // Labels in the app's language, and its colours of rises and falls (`--color-up`
+  // follows the document's language: red up in Korean, green up in English).
   useEffect(() => {
-    chartRef.current?.applyOptions(localisation(locale, intraday, decimals));
+    const chart = chartRef.current;
+    const el = container.current;
+    if (!chart || !el) return;
+    chart.applyOptions({ ...themeOptions(el), ...localisation(locale, intraday, decimals) });
+    el.dispatchEvent(new Event('moat:recolour'));
   }, [locale, intraday, decimals]);
 
   // The series: rebuilt when the mode or the data changes.
