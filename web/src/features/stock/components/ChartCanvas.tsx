@@ -10,6 +10,7 @@ import {
   ColorType,
   createChart,
   LineSeries,
+  LineStyle,
   TickMarkType,
   type DeepPartial,
   type ChartOptions,
@@ -33,6 +34,8 @@ export interface ChartCanvasProps {
   mode: ChartMode;
   /** The data shown is the previous range's while the new one loads. */
   dimmed?: boolean;
+  /** The previous session's close, drawn as a dashed price line (the 1-day chart). */
+  previousClose?: string | null | undefined;
 }
 
 /** A bar with its time on the chart's (shifted) time axis. */
@@ -105,7 +108,7 @@ function localisation(locale: Locale, intraday: boolean, decimals: number): Deep
 }
 
 /** Draws the bars as a line or candles, with a legend that follows the crosshair. */
-export default function ChartCanvas({ data, instrument, mode, dimmed = false }: ChartCanvasProps) {
+export default function ChartCanvas({ data, instrument, mode, dimmed = false, previousClose }: ChartCanvasProps) {
   const { t } = useTranslation('stock');
   const locale = useLocale();
   const container = useRef<HTMLDivElement>(null);
@@ -171,10 +174,24 @@ export default function ChartCanvas({ data, instrument, mode, dimmed = false }: 
     // Numbers for plotting only (see the module comment); the line is red when the
     // period ended above where it started, blue below.
     const falling = Number(bars[bars.length - 1]!.c) < Number(bars[0]!.o);
+    // Price ticks on the instrument's own grid (whole won, cents): a narrow range at the
+    // open otherwise gets ticks between two wons, all labelled alike.
+    const priceFormat = { type: 'price', precision: decimals, minMove: 10 ** -decimals } as const;
     const series =
       mode === 'line'
-        ? chart.addSeries(LineSeries, { lineWidth: 2, priceLineVisible: false })
-        : chart.addSeries(CandlestickSeries, { priceLineVisible: false });
+        ? chart.addSeries(LineSeries, { lineWidth: 2, priceLineVisible: false, priceFormat })
+        : chart.addSeries(CandlestickSeries, { priceLineVisible: false, priceFormat });
+    const close = previousClose == null ? NaN : Number(previousClose);
+    const closeLine = Number.isFinite(close)
+      ? series.createPriceLine({
+          price: close,
+          color: colors().text,
+          lineWidth: 1,
+          lineStyle: LineStyle.Dashed,
+          axisLabelVisible: true,
+          title: t('chart.previousClose'),
+        })
+      : undefined;
     const paint = () => {
       const c = colors();
       if (mode === 'line') series.applyOptions({ color: falling ? c.down : c.up });
@@ -202,9 +219,12 @@ export default function ChartCanvas({ data, instrument, mode, dimmed = false }: 
     return () => {
       el.removeEventListener('moat:recolour', paint);
       // The chart may already be gone (unmount removes it first).
-      if (chartRef.current === chart) chart.removeSeries(series);
+      if (chartRef.current === chart) {
+        if (closeLine) series.removePriceLine(closeLine);
+        chart.removeSeries(series);
+      }
     };
-  }, [mode, bars]);
+  }, [mode, bars, decimals, previousClose, t]);
 
   const price = (v: string) => formatPrice(v, instrument, locale);
   return (

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useInstrument } from '@/entities/instrument/api/instrument';
+import { useQuote } from '@/entities/instrument/api/quote';
 import type { Instrument } from '@/entities/instrument/api/types';
 import type { StockSlotProps } from '@/shared/area/types';
 import { SectionCard } from '@/shared/ui/card/SectionCard';
@@ -31,6 +32,8 @@ function Chart({ instrument }: { instrument: Instrument }) {
   const range: CandleRange = isCandleRange(raw) ? raw : DEFAULT_CANDLE_RANGE;
   const [mode, setMode] = useState<ChartMode>('line');
   const candles = useQuery({ ...candlesQueryOptions(instrument.id, range), placeholderData: keepPreviousData });
+  // The 1-day chart draws the previous close (the quote the page shows already).
+  const quote = useQuote(instrument.id, { enabled: range === '1D' }).data;
 
   const chooseRange = (next: CandleRange) => {
     setParams(
@@ -83,6 +86,7 @@ function Chart({ instrument }: { instrument: Instrument }) {
               instrument={instrument}
               mode={mode}
               dimmed={candles.isPlaceholderData}
+              previousClose={range === '1D' ? quote?.previous_close : undefined}
             />
           </Suspense>
         )}

@@ -25,6 +25,7 @@ export const stockEn = {
     low: 'Low',
     close: 'Close',
     volume: 'Volume',
+    previousClose: 'Prev. close',
   },
   figures: {
     title: 'Key figures',

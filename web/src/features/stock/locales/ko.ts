@@ -22,6 +22,7 @@ export const stockKo = {
     low: '저가',
     close: '종가',
     volume: '거래량',
+    previousClose: '전일 종가',
   },
   figures: {
     title: '주요 지표',
