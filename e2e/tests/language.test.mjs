@@ -65,8 +65,8 @@ describe('refusals in the page’s language', () => {
     const member = await newMember(env.server, { prefix: 'lang', password: PASSWORD });
     const { page, errors } = await tab();
     await page.goto(`${env.server.url}/login`);
-    await page.getByLabel('이메일').fill(member.email);
-    await page.getByLabel('비밀번호').fill('not the password 1');
+    await page.getByLabel('이메일', { exact: true }).fill(member.email);
+    await page.getByLabel('비밀번호', { exact: true }).fill('not the password 1');
     await page.getByRole('button', { name: '로그인', exact: true }).click();
     await page.getByText('이메일 또는 비밀번호가 맞지 않습니다.').waitFor();
     assert.doesNotMatch(await page.locator('body').innerText(), /email or password is not right/i);
@@ -150,4 +150,53 @@ describe('colours of rises and falls', () => {
       assertNoErrors(errors, { ignore: [/Failed to load resource/] });
     });
   }
+});
+
+/** Samsung Electronics' page, however the router writes the id. */
+const STOCK_URL = /\/stocks\/KRX(%3A|:)005930$/;
+
+describe('layout', () => {
+  test('a holding’s whole row opens its stock, by pointer and by keyboard (1280 px and 360 px)', async () => {
+    const { token } = await newMember(env.server, { prefix: 'lang', password: PASSWORD });
+    const created = await api(token, 'POST', '/api/portfolios', { name: 'Rows', base_currency: 'KRW' });
+    await api(token, 'POST', `/api/portfolios/${created.id}/transactions`, {
+      kind: 'deposit', trade_date: '2025-01-02', quantity: '1', price: '5000000', currency: 'KRW',
+    });
+    await api(token, 'POST', `/api/portfolios/${created.id}/transactions`, {
+      kind: 'buy', trade_date: '2025-01-03', instrument_id: 'KRX:005930', quantity: '15', price: '53417', currency: 'KRW',
+    });
+    for (const width of [1280, 360]) {
+      const { page, errors } = await tab({ token, viewport: { width, height: 800 } });
+      await page.goto(`${env.server.url}/portfolios/${created.id}`);
+      const row = page.locator('[data-testid="holding"][data-id="KRX:005930"]');
+      await row.waitFor();
+      // Far from the name: the row's right-hand end, below the name's line.
+      await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const box = await row.boundingBox();
+      await page.mouse.click(box.x + box.width - 12, box.y + box.height - 10);
+      await eventually(() => assert.match(page.url(), STOCK_URL));
+
+      await page.goBack();
+      const link = row.getByRole('link', { name: '삼성전자' });
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await eventually(() => assert.match(page.url(), STOCK_URL));
+      assertNoErrors(errors, { ignore: [/Failed to load resource/] });
+    }
+  });
+
+  test('at 320 px the chart’s ranges stay inside their buttons, nothing overflows, the header is opaque', async () => {
+    const { page, errors } = await tab({ viewport: { width: 320, height: 700 } });
+    await page.goto(`${env.server.url}/stocks/KRX%3A005930?range=1D`);
+    const fiveYears = page.getByRole('button', { name: '5년' });
+    await fiveYears.waitFor();
+    const fit = await fiveYears.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+    assert.ok(fit.scroll <= fit.client, `5년 fits its button: ${JSON.stringify(fit)}`);
+    assert.ok(fit.right <= 320, `the button is on the screen: ${fit.right}`);
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    assert.equal(widths.scroll, widths.client, 'no horizontal scroll');
+    const background = await page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.match(background, /^rgb\(/, `an opaque header: ${background}`);
+    assertNoErrors(errors, { ignore: [/Failed to load resource/] });
+  });
 });

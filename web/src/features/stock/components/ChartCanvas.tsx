@@ -12,6 +12,7 @@ import {
   LineSeries,
   LineStyle,
   TickMarkType,
+  type AutoscaleInfo,
   type DeepPartial,
   type ChartOptions,
   type IChartApi,
@@ -177,11 +178,17 @@ export default function ChartCanvas({ data, instrument, mode, dimmed = false, pr
     // Price ticks on the instrument's own grid (whole won, cents): a narrow range at the
     // open otherwise gets ticks between two wons, all labelled alike.
     const priceFormat = { type: 'price', precision: decimals, minMove: 10 ** -decimals } as const;
-    const series =
-      mode === 'line'
-        ? chart.addSeries(LineSeries, { lineWidth: 2, priceLineVisible: false, priceFormat })
-        : chart.addSeries(CandlestickSeries, { priceLineVisible: false, priceFormat });
     const close = previousClose == null ? NaN : Number(previousClose);
+    // The price scale takes in the previous close, so its line is always on the chart.
+    const autoscaleInfoProvider = (original: () => AutoscaleInfo | null): AutoscaleInfo | null => {
+      const info = original();
+      if (!info?.priceRange || !Number.isFinite(close)) return info;
+      const { minValue, maxValue } = info.priceRange;
+      return { ...info, priceRange: { minValue: Math.min(minValue, close), maxValue: Math.max(maxValue, close) } };
+    };
+    const options = { priceLineVisible: false, priceFormat, autoscaleInfoProvider };
+    const series =
+      mode === 'line' ? chart.addSeries(LineSeries, { lineWidth: 2, ...options }) : chart.addSeries(CandlestickSeries, options);
     const closeLine = Number.isFinite(close)
       ? series.createPriceLine({
           price: close,
