@@ -96,7 +96,7 @@ describe('refusals in the page’s language', () => {
     const quantity = page.getByLabel('수량', { exact: true });
     await eventually(async () => assert.equal(await quantity.getAttribute('aria-invalid'), 'true'));
     const said = await descriptionOf(quantity);
-    assert.match(said, /2025\. 2\. 3\.에 보유한 KRX:005930은\(는\) 15주라서 50주를 팔 수 없습니다\./);
+    assert.match(said, /2025\. 2\. 3\. 기준 삼성전자 보유 수량이 15주라서 50주를 팔 수 없습니다\./);
     assert.doesNotMatch(await page.locator('body').innerText(), /sells|is held on/);
     assertNoErrors(errors, { ignore: [/Failed to load resource/] });
   });

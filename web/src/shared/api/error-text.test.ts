@@ -53,7 +53,7 @@ describe('error messages', () => {
 
   it('words a sell of more than is held in Korean, with its values', () => {
     const { quantity } = serverFieldErrors(insufficient);
-    expect(quantity).toBe('2026. 10. 1.에 보유한 KRX:005930은(는) 15주라서 50주를 팔 수 없습니다.');
+    expect(quantity).toBe('2026. 10. 1. 기준 KRX:005930 보유 수량이 15주라서 50주를 팔 수 없습니다.');
     expect(quantity).not.toContain('sells');
   });
 

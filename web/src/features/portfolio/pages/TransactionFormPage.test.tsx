@@ -220,7 +220,7 @@ describe('transaction form', () => {
     type('quantity', '500');
     type('price', '71200');
     fireEvent.click(screen.getByTestId('transaction-submit'));
-    await waitFor(() => expect(errorOf(field('quantity')!)).toBe('2026. 3. 4.에 보유한 KRX:005930은(는) 15주라서 500주를 팔 수 없습니다.'));
+    await waitFor(() => expect(errorOf(field('quantity')!)).toBe('2026. 3. 4. 기준 삼성전자 보유 수량이 15주라서 500주를 팔 수 없습니다.'));
     expect(errorOf(field('trade_date')!)).toBe('미래의 날짜는 기록할 수 없습니다.');
     expect(field('quantity')!.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('form-message').textContent).toBe('입력한 내용을 확인해 주세요.');

@@ -9,6 +9,7 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { Instrument } from '@/entities/instrument/api/types';
 import { instrumentQueryOptions } from '@/entities/instrument/api/instrument';
+import { instrumentLabel } from '@/entities/instrument/model/ids';
 import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { type NewTransaction, type Transaction, TX_KINDS, type TxKind } from '@/entities/transaction/api/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
@@ -394,7 +395,10 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
           void navigate(backTo);
         },
         onError: (error) => {
-          const server = serverFieldErrors(error, FIELD_ALIASES) as Errors;
+          // The stock as the member picked it, not its id.
+          const picked = typeof draft.instrument === 'object' && draft.instrument ? draft.instrument : undefined;
+          const known = picked ? { instrument: instrumentLabel(picked, picked.id, locale) } : undefined;
+          const server = serverFieldErrors(error, FIELD_ALIASES, known) as Errors;
           setErrors(server);
           setMessage(Object.keys(server).length ? t('form.checkFields') : submitFailure(t, error));
           if (error instanceof ApiError && error.code === IDEMPOTENCY_KEY_REUSED) submission.forget();

@@ -75,7 +75,7 @@ export const errorsKo = {
     fx_rate_missing: '기준 통화와 다른 통화의 거래는 환율이 필요합니다.',
     fx_rate_not_positive: '환율은 0보다 커야 합니다.',
     split_ratio_invalid: '분할 비율이 올바르지 않습니다. 예: 4/1, 1/10',
-    insufficient_quantity: '{{date}}에 보유한 {{instrument}}은(는) {{held}}주라서 {{quantity}}주를 팔 수 없습니다.',
+    insufficient_quantity: '{{date}} 기준 {{instrument}} 보유 수량이 {{held}}주라서 {{quantity}}주를 팔 수 없습니다.',
     split_not_held: '그날 보유하지 않은 종목은 분할할 수 없습니다.',
     currency_mismatch: '이 종목의 거래 통화와 다릅니다.',
     dividend_not_held: '그날 보유하지 않은 종목의 배당입니다. 빠진 매수가 있는지 확인해 주세요.',
