@@ -60,8 +60,6 @@ export default defineConfig(({ command }) => ({
   resolve: {
     alias: [
       { find: '@', replacement: src('./src') },
-      // react-i18next still imports the pre-React-18 shim; React 19 has the hook built in.
-      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: src('./src/app/shims/use-sync-external-store.ts') },
       ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
     ],
   },
