@@ -12,7 +12,9 @@
 //   cd web && npx vite build                     (writes dist/ and dist/.vite/manifest.json)
 //   cargo build -p moat && target/debug/moat --port 8080 --data-dir "$(mktemp -d)" &
 //     (a debug binary reads web/dist at run time; MOAT_WEB_DIR=<dist> serves another build)
-//   node bench/web.mjs http://127.0.0.1:8080 [runs=7]
+//   node bench/web.mjs http://127.0.0.1:8080 [runs=7] [other-base-url]
+// With another server's URL (say, one serving the build before a change: MOAT_WEB_DIR),
+// its home page is measured too, in the same run, interleaved with the others.
 // bench/run.sh runs it against a release build.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -23,6 +25,7 @@ const { chromium } = require('playwright-core');
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8080';
 const runs = Math.max(5, Number(process.argv[3] ?? 7));
+const other = process.argv[4];
 const dist = process.env.MOAT_WEB_DIR ? `${process.env.MOAT_WEB_DIR}/` : new URL('../web/dist/', import.meta.url);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,6 +80,7 @@ const pages = [
   { name: 'bare HTML (floor)', url: bareUrl, target: undefined },
   { name: 'home', url: `${base}/`, target: 1200 },
   { name: 'stock page', url: `${base}/stocks/KRX:005930`, target: 1500 },
+  ...(other ? [{ name: `home at ${other}`, url: `${other}/`, target: 1200 }] : []),
 ];
 // One warm-up load of each (the server's and the browser's first-time costs), not counted.
 for (const p of pages) await vitals(p.url);
