@@ -5,6 +5,7 @@ import { installAutoReload } from '@/shared/lib/auto-reload';
 import { installDelayedScripts } from '@/shared/lib/delayed-scripts';
 import { isKakaoInAppBrowser, openInExternalBrowser } from '@/shared/lib/kakao';
 import { App } from './App';
+import { preloadScreen } from './screens';
 import './styles/global.css';
 
 /**
@@ -24,6 +25,7 @@ export async function boot(container: HTMLElement, userAgent: string = navigator
     root.render(<KakaoFallback />);
     return root;
   }
+  preloadScreen(location.pathname);
   await initI18n();
   root.render(
     <StrictMode>

@@ -19,10 +19,20 @@ function preload(slots: readonly Pick<Slot, 'preload'>[]): Promise<unknown>[] {
 }
 
 // Home's frame renders at once; its sections' code is requested together with it.
-const Home = lazyComponent(() => {
+const home = lazyComponent(() => {
   void preload(homeSections);
   return import('@/pages/home/HomePage');
-}, 'HomePage').Component;
+}, 'HomePage');
+const Home = home.Component;
+
+/**
+ * Starts loading the code of the screen at `pathname` (home: its frame and its sections)
+ * before the app first renders, so it downloads while the shell starts instead of after.
+ * A failure shows when the screen renders, in its boundary, as it would without this.
+ */
+export function preloadScreen(pathname: string): void {
+  if (pathname === '/') home.preload().catch(() => undefined);
+}
 
 // A stock's page waits for its sections' code, loaded in parallel with its own.
 const Stock = lazyComponent(async () => {
