@@ -27,11 +27,13 @@ const Home = home.Component;
 
 /**
  * Starts loading the code of the screen at `pathname` (home: its frame and its sections)
- * before the app first renders, so it downloads while the shell starts instead of after.
- * A failure shows when the screen renders, in its boundary, as it would without this.
+ * before the app first renders, so it downloads while the shell starts instead of after;
+ * resolves once it is there (never rejects: a failure shows when the screen renders, in
+ * its boundary, as it would without this).
  */
-export function preloadScreen(pathname: string): void {
-  if (pathname === '/') home.preload().catch(() => undefined);
+export function preloadScreen(pathname: string): Promise<unknown> {
+  if (pathname !== '/') return Promise.resolve();
+  return Promise.all([home.preload(), ...preload(homeSections)]).catch(() => undefined);
 }
 
 // A stock's page waits for its sections' code, loaded in parallel with its own.
