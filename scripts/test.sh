@@ -29,6 +29,8 @@ step "cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
 # The web build comes first: the server's tests check the app built into the binary.
 build_web
+step "web: the first page's size budget (scripts/bundle-budget.mjs, the build's manifest)"
+(cd web && node scripts/bundle-budget.mjs)
 step "web lint (ESLint: types, hooks, a11y, tests, layer boundaries, cycles)"
 (cd web && npm run lint)
 step "Rust tests"

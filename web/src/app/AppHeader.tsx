@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { AppLink } from '@/shared/ui/AppLink';
 import { LogoMark } from '@/shared/ui/Logo';
 import { APP_AREAS } from './app-areas';

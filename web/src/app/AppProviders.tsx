@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { AuthProvider } from '@/entities/member/model/AuthProvider';
 import { BridgeProvider } from '@/shared/bridge/BridgeProvider';
 import { ToastProvider } from '@/shared/ui/toast';
@@ -17,9 +17,8 @@ function LocalisedBridge({ children }: { children: ReactNode }) {
 
 /**
  * Everything the shell needs from context: data, the mobile bridge, toasts, the
- * logged-in member. (The i18n
- * instance reaches react-i18next through `initReactI18next` in shared/i18n, once
- * `initI18n()` has run.)
+ * logged-in member. (Messages need no provider: `useTranslation` reads the one
+ * instance of shared/i18n, once `initI18n()` has run.)
  * Must be rendered inside a router (the bridge navigates); `App` uses the browser's,
  * tests a memory router.
  */

@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useSearchParams } from 'react-router';
 import { useBridge } from '@/shared/bridge/BridgeProvider';
 import { MODAL_ROUTE_VALUE } from '@/shared/config/constants';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
 import { RecorderIdentity } from './observability/RecorderIdentity';
 import { useAccountEvents } from '@/entities/member/model/account-events';

@@ -5,7 +5,14 @@ import { installAutoReload } from '@/shared/lib/auto-reload';
 import { installDelayedScripts } from '@/shared/lib/delayed-scripts';
 import { isKakaoInAppBrowser, openInExternalBrowser } from '@/shared/lib/kakao';
 import { App } from './App';
+import { preloadScreen } from './screens';
 import './styles/global.css';
+
+/**
+ * The longest the first render waits for the route's code (a slow network): then the
+ * shell shows with a placeholder for the page, as it does for any lazy route.
+ */
+export const SCREEN_CODE_WAIT_MS = 1000;
 
 /**
  * Starts the page: delayed third-party scripts, the stale-tab reload, then either the
@@ -24,7 +31,12 @@ export async function boot(container: HTMLElement, userAgent: string = navigator
     root.render(<KakaoFallback />);
     return root;
   }
+  const screen = preloadScreen(location.pathname);
   await initI18n();
+  // Home's code arrives about when the shell could first paint; rendering once it is there
+  // draws the page in one go (its largest paint then), instead of the shell with a
+  // placeholder, then the page (a Suspense reveal, which React also holds back up to 300 ms).
+  await Promise.race([screen, new Promise((resolve) => setTimeout(resolve, SCREEN_CODE_WAIT_MS))]);
   root.render(
     <StrictMode>
       <App />

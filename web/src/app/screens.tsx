@@ -19,10 +19,22 @@ function preload(slots: readonly Pick<Slot, 'preload'>[]): Promise<unknown>[] {
 }
 
 // Home's frame renders at once; its sections' code is requested together with it.
-const Home = lazyComponent(() => {
+const home = lazyComponent(() => {
   void preload(homeSections);
   return import('@/pages/home/HomePage');
-}, 'HomePage').Component;
+}, 'HomePage');
+const Home = home.Component;
+
+/**
+ * Starts loading the code of the screen at `pathname` (home: its frame and its sections)
+ * before the app first renders, so it downloads while the shell starts instead of after;
+ * resolves once it is there (never rejects: a failure shows when the screen renders, in
+ * its boundary, as it would without this).
+ */
+export function preloadScreen(pathname: string): Promise<unknown> {
+  if (pathname !== '/') return Promise.resolve();
+  return Promise.all([home.preload(), ...preload(homeSections)]).catch(() => undefined);
+}
 
 // A stock's page waits for its sections' code, loaded in parallel with its own.
 const Stock = lazyComponent(async () => {

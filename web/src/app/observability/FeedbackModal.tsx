@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { focusFirstInvalid, InputField, TextAreaField } from '@/shared/ui/form/Field';
 import { Modal } from '@/shared/ui/Modal';

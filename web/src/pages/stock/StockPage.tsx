@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useParams } from 'react-router';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import { instrumentNames, isInstrumentId } from '@/entities/instrument/model/ids';

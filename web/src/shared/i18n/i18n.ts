@@ -1,14 +1,15 @@
 /**
- * One i18next instance for the app. The shell's Korean messages (the source locale) are
+ * One message instance for the app (`./translator`: i18next's behaviour for what the app
+ * uses, typed by i18next's types). The shell's Korean messages (the source locale) are
  * bundled; each area registers its own namespace when its code loads, so the first page
  * carries only the texts it shows. Every other locale is a dynamic import, loaded before
  * the language switches to it. The chosen locale is kept in `MOAT_LOCALE`, and
  * `<html lang>` follows the active language.
  */
-import i18next, { type CustomTypeOptions } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import type { CustomTypeOptions } from 'i18next';
 import { LOCALES, STORAGE_KEYS, readStorage, subscribeStorage, writeStorage, type Locale } from '@/shared/lib/storage';
 import { ko } from './locales/ko';
+import { Translator } from './translator';
 import type { MessageShape } from './types';
 
 export type { Locale };
@@ -37,7 +38,19 @@ const registry = new Map<string, Loaders>([
   ['translation', { ko: () => Promise.resolve(ko), en: () => import('./locales/en').then((m) => m.en) }],
 ]);
 
-export const i18n = i18next.createInstance();
+const isTest = import.meta.env.MODE === 'test';
+
+export const i18n = new Translator({
+  fallbackLng: 'ko',
+  defaultNS: 'translation',
+  // A key missing from the source locale is a bug: fail loudly in tests.
+  onMissing: isTest
+    ? (lngs, ns, key) => {
+        throw new Error(`i18n: missing key "${ns}:${key}" (${lngs.join(', ')})`);
+      }
+    : undefined,
+});
+i18n.addResourceBundle('ko', 'translation', ko);
 
 export function isLocale(value: unknown): value is Locale {
   return (LOCALES as readonly unknown[]).includes(value);
@@ -101,24 +114,6 @@ let initialising: Promise<void> | undefined;
  */
 export function initI18n(): Promise<void> {
   initialising ??= (async () => {
-    const isTest = import.meta.env.MODE === 'test';
-    await i18n.use(initReactI18next).init({
-      resources: { ko: { translation: ko } },
-      lng: DEFAULT_LOCALE,
-      fallbackLng: DEFAULT_LOCALE,
-      supportedLngs: LOCALES,
-      defaultNS: 'translation',
-      interpolation: { escapeValue: false }, // React escapes
-      initAsync: false,
-      react: { useSuspense: false },
-      // A key missing from the source locale is a bug: fail loudly in tests.
-      saveMissing: isTest,
-      missingKeyHandler: isTest
-        ? (lngs, ns, key) => {
-            throw new Error(`i18n: missing key "${ns}:${key}" (${lngs.join(', ')})`);
-          }
-        : false,
-    });
     i18n.on('languageChanged', (lng) => {
       if (isLocale(lng)) document.documentElement.lang = lng;
     });

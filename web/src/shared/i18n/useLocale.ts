@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './useTranslation';
 import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n';
 
 /** The active locale; components re-render when it changes. */

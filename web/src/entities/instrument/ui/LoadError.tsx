@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { SectionError } from '@/shared/ui/card/SectionError';
 
 /** A market section whose data did not load: a short line and a retry. */

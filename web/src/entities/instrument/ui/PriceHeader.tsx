@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import type { InstrumentDetail } from '../api/types';
 import { direction, formatPrice, NO_VALUE } from '../model/format';
 import { instrumentNames, MARKET_TIME_ZONES, marketZone } from '../model/ids';

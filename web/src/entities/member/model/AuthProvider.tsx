@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useToast } from '@/shared/ui/toast';
 import { AuthContext, type Auth } from './auth-context';
 import { clearToken, getAuth, onSessionEnded, storeToken, storedToken, subscribeAuth } from '@/shared/session/session';

@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useAuth } from './auth-context';
-import { liveStream, type TopicStream } from '@/shared/stream/stream';
+import type { TopicStream } from '@/shared/stream/stream';
 import { MEMBER_QUERY_ROOT } from '../api/keys';
 
 /** The private topic of a member's account events. */
@@ -20,7 +20,7 @@ function isAccountChanged(data: unknown): boolean {
  * Refetches the member's `/api/me` (`['me', userId]`) whenever the server says the account
  * changed, or events may have been lost, until the returned function is called.
  */
-export function subscribeAccountEvents(client: QueryClient, userId: number, stream: TopicStream = liveStream()): () => void {
+export function subscribeAccountEvents(client: QueryClient, userId: number, stream: TopicStream): () => void {
   const refetch = () => void client.invalidateQueries({ queryKey: [MEMBER_QUERY_ROOT, userId], exact: true });
   return stream.subscribe(
     accountTopic(userId),
@@ -31,9 +31,24 @@ export function subscribeAccountEvents(client: QueryClient, userId: number, stre
   );
 }
 
-/** Listens to the logged-in member's account events while mounted. */
+/**
+ * Listens to the logged-in member's account events while mounted. The stream's code is
+ * imported only then (a visitor's first page does not carry it; a page that shows live
+ * quotes loads it anyway).
+ */
 export function useAccountEvents(): void {
   const { userId } = useAuth();
   const client = useQueryClient();
-  useEffect(() => (userId === null ? undefined : subscribeAccountEvents(client, userId)), [client, userId]);
+  useEffect(() => {
+    if (userId === null) return undefined;
+    let stop: (() => void) | undefined;
+    let mounted = true;
+    void import('@/shared/stream/stream').then(({ liveStream }) => {
+      if (mounted) stop = subscribeAccountEvents(client, userId, liveStream());
+    });
+    return () => {
+      mounted = false;
+      stop?.();
+    };
+  }, [client, userId]);
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useNavigate } from 'react-router';
 import type { Me } from '@/entities/member/api/me';
 import { ApiError } from '@/shared/api/client';

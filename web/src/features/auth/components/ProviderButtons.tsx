@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { writeStorage } from '@/shared/lib/storage';
 import { providerStartUrl } from '../api/oidc';
 import type { OidcProvider } from '../api/oidc';

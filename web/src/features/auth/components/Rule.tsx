@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 
 /** One live rule under a field: marked met or not as the member types. */
 export function Rule({ met, children }: { met: boolean; children: ReactNode }) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { ApiError } from '@/shared/api/client';
 import { codeText, errorText } from '@/shared/api/error-text';
 import { focusFirstInvalid } from '@/shared/ui/form/Field';

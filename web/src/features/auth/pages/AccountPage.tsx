@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { memberKeys } from '@/entities/member/api/keys';
 import { type Me, meQueryOptions } from '@/entities/member/api/me';
 import { useAuth } from '@/entities/member/model/auth-context';

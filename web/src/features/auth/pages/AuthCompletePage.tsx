@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useLocation, useNavigate } from 'react-router';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { safeNext } from '@/entities/member/model/next';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { safeNext } from '@/entities/member/model/next';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useParams } from 'react-router';
 import { ApiError } from '@/shared/api/client';
 import { formatDate } from '@/shared/i18n/format';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { MASKED_AMOUNT } from '@/shared/i18n/format';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useSearchParams } from 'react-router';
 import { formatUnitAmount } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { useId, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { loginPath } from '@/entities/member/model/next';
 import { formatAmount, formatQuantity, formatRate, formatUnitAmount } from '@/shared/i18n/format';

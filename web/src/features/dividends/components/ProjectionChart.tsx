@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { formatAmount, MASKED_AMOUNT } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';

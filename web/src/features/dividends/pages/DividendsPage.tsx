@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { DividendCalendar } from '../components/DividendCalendar';
 import { MyDividends } from '../components/MyDividends';

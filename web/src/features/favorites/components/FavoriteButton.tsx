@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useLocation } from 'react-router';
 import { useAuth } from '@/entities/member/model/auth-context';
 import { loginPath } from '@/entities/member/model/next';

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useLocale } from '@/shared/i18n/useLocale';
 import type { Instrument, InstrumentId } from '@/entities/instrument/api/types';
 import { instrumentNames } from '@/entities/instrument/model/ids';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { useFavorites, useSaveFavorites } from '@/entities/instrument/api/favorites';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';

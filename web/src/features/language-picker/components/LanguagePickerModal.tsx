@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { LOCALES, LOCALE_NAMES, setLocale, type Locale } from '@/shared/i18n/i18n';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { Modal } from '@/shared/ui/Modal';

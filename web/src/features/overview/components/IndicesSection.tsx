@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import type { QuotedInstrument } from '@/entities/instrument/api/types';
 import { formatPrice } from '@/entities/instrument/model/format';
 import { instrumentNames, stockPath } from '@/entities/instrument/model/ids';

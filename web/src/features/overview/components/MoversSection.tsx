@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';
 import { QuoteBadges } from '@/entities/instrument/ui/QuoteBadges';
 import { SectionCard } from '@/shared/ui/card/SectionCard';

@@ -1,6 +1,6 @@
 import { errorMessagesReady } from '@/shared/api/locales/messages';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { registerMessages, type AreaNamespace } from '@/shared/i18n/i18n';
 import { marketMessagesReady } from '@/entities/instrument/locales/messages';
 import { portfolioKo } from './ko';

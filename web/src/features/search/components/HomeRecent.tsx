@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import { useRecentStocks } from '@/entities/instrument/model/recent';
 import { InstrumentRow } from '@/entities/instrument/ui/InstrumentRow';

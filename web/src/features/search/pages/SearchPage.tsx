@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useNavigate, useSearchParams } from 'react-router';
 import { SEARCH_MAX_CHARS } from '@/entities/instrument/api/search';
 import { stockPath } from '@/entities/instrument/model/ids';

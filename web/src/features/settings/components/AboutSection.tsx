@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useMeta } from '@/features/settings/api/meta';
 import { formatDate } from '@/shared/i18n/format';
 import { LOCALE_NAMES, isLocale } from '@/shared/i18n/i18n';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import type { BridgeAction, BridgeActionType } from '@/shared/bridge/actions';
 import { useBridge } from '@/shared/bridge/BridgeProvider';
 import { useLocale } from '@/shared/i18n/useLocale';

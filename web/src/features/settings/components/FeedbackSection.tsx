@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';
 
 /** The feedback row; "send feedback" opens the feedback route modal. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { LOCALE_NAMES } from '@/shared/i18n/i18n';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { useModalRoute } from '@/shared/hooks/useModalRoute';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AboutSection } from '../components/AboutSection';
 import { BridgeSection } from '../components/BridgeSection';

@@ -4,7 +4,7 @@
  * figure the legend shows is the server's decimal string, formatted like everywhere else.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import {
   CandlestickSeries,
   ColorType,

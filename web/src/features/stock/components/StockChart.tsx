@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useSearchParams } from 'react-router';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import { useQuote } from '@/entities/instrument/api/quote';

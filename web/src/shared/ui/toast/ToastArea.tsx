@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { ToastListContext } from './toast-context';
 import { useToast } from './useToast';
 import './toast.css';
