@@ -21,6 +21,18 @@ describe('Translator', () => {
     expect(t('title', { ns: 'home' })).toBe('오늘의 시장');
   });
 
+  it('knows which keys exist (with the fallback) and reads a raw message of one language', async () => {
+    const { i18n } = translator();
+    await i18n.changeLanguage('en');
+    expect(i18n.exists('nav.home')).toBe(true);
+    expect(i18n.exists('nav.all')).toBe(true);
+    expect(i18n.exists('nav.missing')).toBe(false);
+    expect(i18n.exists('title', { ns: 'home' })).toBe(true);
+    expect(i18n.exists('nav', {})).toBe(false);
+    expect(i18n.getResource('ko', 'translation', 'hello')).toBe('{{name}}님, {{ count }}개');
+    expect(i18n.getResource('en', 'translation', 'nav.all')).toBeUndefined();
+  });
+
   it('fills placeholders, an absent value as nothing', () => {
     const { t } = translator();
     expect(t('hello', { name: '개미', count: 3 })).toBe('개미님, 3개');

@@ -95,6 +95,19 @@ export class Translator {
     return options.defaultValue !== undefined ? fill(options.defaultValue, options) : key;
   }) as Translate as unknown as I18next['t'];
 
+  /** Whether `key` has a message (in `options.lng` or the current language, else the fallback). */
+  exists(key: string, options: { ns?: string; lng?: string } = {}): boolean {
+    const ns = options.ns ?? this.options.defaultNS;
+    return [options.lng ?? this.language, this.options.fallbackLng].some(
+      (lng) => lookup(this.bundles.get(`${lng}|${ns}`), key) !== undefined,
+    );
+  }
+
+  /** The raw message `key` of `ns` in `lng` exactly (no fallback, placeholders unfilled). */
+  getResource(lng: string, ns: string, key: string): string | undefined {
+    return lookup(this.bundles.get(`${lng}|${ns}`), key);
+  }
+
   /** `t` with its language (`null`: the current one) and namespace fixed. */
   getFixedT(lng: string | null, ns?: string): Translate {
     const t = this.t as unknown as Translate;
