@@ -288,6 +288,8 @@ export const portfolioEn = {
     currency: 'Currency',
     fxRate: 'Exchange rate',
     fxRateFilled: 'The {{date}} rate ({{base}} per 1 {{currency}}), filled in. You can change it.',
+    dividendFilled: 'Shares held the day before the {{date}} ex-date.',
+    withholdingFilled: 'Withheld at {{rate}}%.',
     fxRateHint: '{{base}} per 1 {{currency}} at the trade',
     splitRatio: 'Split ratio',
     numerator: 'New shares',

@@ -286,6 +286,8 @@ export const portfolioKo = {
     currency: '통화',
     fxRate: '환율',
     fxRateFilled: '{{date}} 환율(1 {{currency}}당 {{base}})로 채웠습니다. 고칠 수 있습니다.',
+    dividendFilled: '{{date}} 배당락일 전날 보유 수량입니다.',
+    withholdingFilled: '원천징수 {{rate}}%로 계산했습니다.',
     fxRateHint: '거래 당시 1 {{currency}}당 {{base}}',
     splitRatio: '분할 비율',
     numerator: '새 주식 수',

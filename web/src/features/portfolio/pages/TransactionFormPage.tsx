@@ -27,6 +27,7 @@ import { parsePortfolioRef } from '../api/keys';
 import { useSaveTransaction } from '../api/save-transaction';
 import { useTransactions } from '../api/transactions';
 import { useFxRateOn } from '../api/fx-rate';
+import { useDividendDraft } from '../api/dividend-draft';
 import { isInstrumentId } from '@/entities/instrument/model/ids';
 
 /**
@@ -374,6 +375,31 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
     });
   }, [fx, storedRate]);
 
+  // A new dividend: the shares held on the ex-date, the dividend per share and the
+  // withholding at the country's rate, each until the member types their own.
+  const dividend = useDividendDraft(portfolio.id, instrumentIdOf(draft.instrument), draft.trade_date, !editing && draft.kind === 'dividend').data;
+  const filledDividend = useRef<Partial<Record<'quantity' | 'price' | 'tax', string>>>({});
+  useEffect(() => {
+    if (!dividend?.per_share || !dividend.tax) return;
+    const values = { quantity: dividend.quantity, price: dividend.per_share, tax: dividend.tax };
+    setDraft((d) => {
+      const next = { ...d };
+      for (const key of ['quantity', 'price', 'tax'] as const) {
+        if (d[key] === '' || d[key] === filledDividend.current[key]) next[key] = values[key];
+      }
+      return next;
+    });
+    filledDividend.current = values;
+  }, [dividend]);
+  const dividendHint =
+    dividend?.ex_date && draft.kind === 'dividend' && draft.quantity === dividend.quantity
+      ? t('form.dividendFilled', { date: dividend.ex_date })
+      : undefined;
+  const withholdingHint =
+    dividend?.tax && draft.kind === 'dividend' && draft.tax === dividend.tax
+      ? t('form.withholdingFilled', { rate: new Big(dividend.withholding_rate).times(100).toFixed() })
+      : undefined;
+
   const clear = (...keys: TxField[]) =>
     setErrors((e) => {
       const copy = { ...e };
@@ -503,7 +529,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
 
         {(has('quantity') || has('price')) && (
           <div className="pf-form__row">
-            {has('quantity') && numberInput('quantity', draft.kind === 'dividend' ? t('form.dividendQuantity') : t('form.quantity'))}
+            {has('quantity') && numberInput('quantity', draft.kind === 'dividend' ? t('form.dividendQuantity') : t('form.quantity'), dividendHint)}
             {has('price') &&
               numberInput(
                 'price',
@@ -516,7 +542,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
         {(has('fee') || has('tax')) && (
           <div className="pf-form__row">
             {has('fee') && numberInput('fee', t('form.fee'))}
-            {has('tax') && numberInput('tax', draft.kind === 'dividend' ? t('form.withholding') : t('form.tax'))}
+            {has('tax') && numberInput('tax', draft.kind === 'dividend' ? t('form.withholding') : t('form.tax'), withholdingHint)}
           </div>
         )}
 
