@@ -2,7 +2,7 @@
  * The portfolio area on a stock's page: the 거래 기록 (record a trade) action beside the
  * name, and the member's own position in the stock across their portfolios.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import Big from 'big.js';
 import { useQuote } from '@/entities/instrument/api/quote';
@@ -46,6 +46,16 @@ function MemberTradeAction({ instrumentId }: StockSlotProps) {
   const quote = useQuote(instrumentId);
   const [open, setOpen] = useState(false);
   const menuId = useId();
+  const wrap = useRef<HTMLDivElement>(null);
+  // The choice closes on a tap elsewhere.
+  useEffect(() => {
+    if (!open) return;
+    const away = (event: PointerEvent) => {
+      if (!wrap.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
   const price = quote.data?.price;
   const portfolios = list.data?.portfolios ?? [];
 
@@ -71,7 +81,15 @@ function MemberTradeAction({ instrumentId }: StockSlotProps) {
     );
   }
   return (
-    <div className="stock-trade__wrap">
+    // Escape closes the choice (the key event bubbles from the button or a link in it).
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions
+    <div
+      ref={wrap}
+      className="stock-trade__wrap"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) setOpen(false);
+      }}
+    >
       <button
         type="button"
         className="button button--primary stock-trade"
