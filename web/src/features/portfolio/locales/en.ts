@@ -468,7 +468,6 @@ export const portfolioEn = {
   },
   home: {
     title: 'My money',
-    portfolios: 'Portfolios: {{count}}',
     list: 'My portfolios',
     visitorTitle: 'All your money in one place',
     visitorBody: 'See the value, today\'s change, return and dividends of your Korean and US portfolios at a glance.',

@@ -466,7 +466,6 @@ export const portfolioKo = {
   },
   home: {
     title: '내 자산',
-    portfolios: '포트폴리오 {{count}}개',
     list: '내 포트폴리오',
     visitorTitle: '내 자산을 한곳에서',
     visitorBody: '한국·미국 주식 포트폴리오의 평가 금액, 오늘 손익, 수익률과 배당을 한눈에 봅니다.',
