@@ -41,6 +41,9 @@ describe('home, assembled from the areas’ sections', () => {
 
     // Every portfolio combined, in the currency mode of the portfolio screens (original: won).
     expect(await within(money).findByText('₩18,175,000')).toBeTruthy();
+    expect(within(money).getByText('총 평가금액')).toBeTruthy();
+    expect(within(money).getByText('오늘 손익')).toBeTruthy();
+    expect(within(money).getByText('총 수익률')).toBeTruthy();
     expect(within(money).getByText('+₩85,240')).toBeTruthy();
     expect(within(money).getByText('+0.47%')).toBeTruthy();
     expect(within(money).getByText('+6.25%')).toBeTruthy();

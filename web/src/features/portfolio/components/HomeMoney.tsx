@@ -95,18 +95,18 @@ function MemberMoney() {
         <>
           <dl className="home-money">
             <div className="home-money__total">
-              <dt>{t('figures.totalValue')}</dt>
+              <dt>{t('home.total')}</dt>
               <dd data-testid="home-money-total">{amount(data.meta.total_value)}</dd>
             </div>
             <div className="home-money__figure">
-              <dt>{t('figures.todayChange')}</dt>
+              <dt>{t('home.today')}</dt>
               <dd>
                 <span className={`home-money__${direction(data.meta.day_change)}`}>{amount(data.meta.day_change, true)}</span>{' '}
                 {percent(data.meta.day_change_percent)}
               </dd>
             </div>
             <div className="home-money__figure">
-              <dt>{t('figures.return')}</dt>
+              <dt>{t('home.totalReturn')}</dt>
               <dd>{percent(data.meta.return_percent)}</dd>
             </div>
           </dl>

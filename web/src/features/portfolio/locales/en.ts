@@ -468,6 +468,9 @@ export const portfolioEn = {
   },
   home: {
     title: 'My money',
+    total: 'Total value',
+    today: 'Today’s P/L',
+    totalReturn: 'Total return',
     list: 'My portfolios',
     visitorTitle: 'All your money in one place',
     visitorBody: 'See the value, today\'s change, return and dividends of your Korean and US portfolios at a glance.',

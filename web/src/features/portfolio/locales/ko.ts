@@ -466,6 +466,9 @@ export const portfolioKo = {
   },
   home: {
     title: '내 자산',
+    total: '총 평가금액',
+    today: '오늘 손익',
+    totalReturn: '총 수익률',
     list: '내 포트폴리오',
     visitorTitle: '내 자산을 한곳에서',
     visitorBody: '한국·미국 주식 포트폴리오의 평가 금액, 오늘 손익, 수익률과 배당을 한눈에 봅니다.',
