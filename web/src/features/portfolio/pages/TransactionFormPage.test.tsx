@@ -173,11 +173,12 @@ describe('transaction form', () => {
     const picked = await screen.findByTestId('picked-instrument');
     expect(picked.getAttribute('data-id')).toBe('NASDAQ:AAPL');
     expect(within(form()).getByLabelText('단가')).toHaveProperty('value', '189.43');
-    expect(within(form()).getByLabelText('통화')).toHaveProperty('value', 'USD');
+    // The trade is in the instrument's currency once its details arrive.
+    await waitFor(() => expect(within(form()).getByLabelText('통화')).toHaveProperty('value', 'USD'), { timeout: 5000 });
     fireEvent.change(within(form()).getByLabelText('거래일'), { target: { value: '2026-03-04' } });
     // The last stored rate on or before the trade date (none on the 4th yet).
     const rate = within(form()).getByLabelText('환율');
-    await waitFor(() => expect(rate).toHaveProperty('value', '1385.2'));
+    await waitFor(() => expect(rate).toHaveProperty('value', '1385.2'), { timeout: 5000 });
     expect(screen.getByText('2026-03-04 환율(1 USD당 KRW)로 채웠습니다. 고칠 수 있습니다.')).toBeTruthy();
 
     // The member's own rate is kept.
@@ -194,7 +195,7 @@ describe('transaction form', () => {
       currency: 'USD',
       fx_rate: '1390',
     });
-  });
+  }, 20_000);
 
   it('a dividend: the shares held on the ex-date, the dividend per share and the withholding are filled in', async () => {
     const api = formApi({
@@ -216,12 +217,12 @@ describe('transaction form', () => {
     });
     renderForm(api, '/portfolios/7/transactions/new?instrument=KRX:005930&kind=dividend');
     await screen.findByTestId('picked-instrument');
-    await waitFor(() => expect(within(form()).getByLabelText('보유 수량')).toHaveProperty('value', '100'));
+    await waitFor(() => expect(within(form()).getByLabelText('보유 수량')).toHaveProperty('value', '100'), { timeout: 5000 });
     expect(within(form()).getByLabelText('1주당 배당금')).toHaveProperty('value', '361');
     expect(within(form()).getByLabelText('원천징수 세금')).toHaveProperty('value', '5559');
     expect(screen.getByText('2025-12-29 배당락일 전날 보유 수량입니다.')).toBeTruthy();
     expect(screen.getByText('원천징수 15.4%로 계산했습니다.')).toBeTruthy();
-  });
+  }, 20_000);
 
   it('checks the inputs in the browser: required, positive, whole KRX shares', async () => {
     const api = formApi();
