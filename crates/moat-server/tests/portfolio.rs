@@ -841,3 +841,90 @@ async fn the_answers_match_their_documented_schemas() {
     assert_eq!(d["received"][0]["gross"], "5415", "{d}");
     app.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding() {
+    use rust_decimal::Decimal;
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "a@moat.example", "alice").await;
+    let id = create(&app, &token, "Main", "KRW").await;
+    let today = chrono::Utc::now().date_naive();
+    let bought = today - chrono::Duration::days(400);
+    let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
+    assert_eq!(add(&app, &token, id, buy).await.status(), 201);
+    // The last Samsung dividend already paid; 50 more shares bought on its ex-date do not count.
+    let list: Vec<Value> = app
+        .get("/api/instruments/KRX:005930/dividends")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let paid = list
+        .iter()
+        .filter(|d| d["pay_date"].as_str().is_some_and(|p| p <= today.to_string().as_str()))
+        .max_by_key(|d| d["ex_date"].as_str().unwrap().to_owned())
+        .expect("a paid dividend in the past year")
+        .clone();
+    let more = json!({"kind": "buy", "trade_date": paid["ex_date"], "instrument_id": "KRX:005930", "quantity": "50", "price": "70000", "currency": "KRW"});
+    assert_eq!(add(&app, &token, id, more).await.status(), 201);
+
+    let pay_date = paid["pay_date"].as_str().unwrap();
+    let draft = get_json(
+        &app,
+        &token,
+        &format!("/api/portfolios/{id}/dividend-draft?instrument=KRX:005930&date={pay_date}"),
+    )
+    .await;
+    assert_eq!(draft["ex_date"], paid["ex_date"], "{draft}");
+    assert_eq!(draft["quantity"], "100", "held the day before the ex-date: {draft}");
+    assert_eq!(draft["per_share"], paid["amount"]);
+    assert_eq!(draft["country"], "KR");
+    assert_eq!(draft["withholding_rate"], "0.154");
+    let per_share: Decimal = paid["amount"].as_str().unwrap().parse().unwrap();
+    let tax: Decimal = draft["tax"].as_str().unwrap().parse().unwrap();
+    assert_eq!(tax, (Decimal::from(100) * per_share * Decimal::new(154, 3)).round());
+
+    // A US stock: 15 % under the Korea–US treaty; nothing held, nothing withheld.
+    let us = get_json(
+        &app,
+        &token,
+        &format!("/api/portfolios/{id}/dividend-draft?instrument=NASDAQ:AAPL"),
+    )
+    .await;
+    assert_eq!(us["country"], "US");
+    assert_eq!(us["withholding_rate"], "0.15");
+    assert_eq!(us["quantity"], "0");
+    assert_eq!(us["currency"], "USD");
+
+    // Another member's portfolio is not found; bad input is a 400.
+    let other = signup(&app, "b@moat.example", "bob").await;
+    assert_error(
+        send(
+            &app,
+            Method::GET,
+            &format!("/api/portfolios/{id}/dividend-draft?instrument=KRX:005930"),
+            Some(&other),
+            None,
+        )
+        .await,
+        404,
+        "not_found",
+    )
+    .await;
+    for q in ["instrument=005930", "instrument=KRX:005930&date=2026-13-01"] {
+        assert_error(
+            send(
+                &app,
+                Method::GET,
+                &format!("/api/portfolios/{id}/dividend-draft?{q}"),
+                Some(&token),
+                None,
+            )
+            .await,
+            400,
+            "invalid_parameter",
+        )
+        .await;
+    }
+    app.stop().await.unwrap();
+}

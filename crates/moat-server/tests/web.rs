@@ -175,7 +175,8 @@ async fn an_unknown_or_malformed_stock_is_the_404_page() {
     for path in [
         "/stocks/KRX:999999",
         "/stocks/LSE:VOD",
-        "/stocks/005930",
+        "/stocks/999999",
+        "/stocks/NOSUCH",
         "/stocks/KRX:%3Cscript%3E",
     ] {
         let r = app.get(path).await;
@@ -188,6 +189,39 @@ async fn an_unknown_or_malformed_stock_is_the_404_page() {
             "{path}: the app still boots"
         );
     }
+}
+
+#[tokio::test]
+async fn a_bare_code_redirects_to_the_canonical_stock_page() {
+    let app = TestApp::spawn().await;
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    for (path, to) in [
+        ("/stocks/005930", "/stocks/KRX:005930"),
+        ("/stocks/AAPL", "/stocks/NASDAQ:AAPL"),
+        ("/stocks/aapl", "/stocks/NASDAQ:AAPL"),
+        ("/stocks/JPM", "/stocks/NYSE:JPM"),
+        ("/stocks/005930?lang=en", "/stocks/KRX:005930?lang=en"),
+    ] {
+        let r = no_redirects.get(app.url(path)).send().await.unwrap();
+        assert_eq!(r.status(), 308, "{path}");
+        assert_eq!(r.headers()["location"], to, "{path}");
+    }
+    // A link preview follows the redirect to the stock's card.
+    let r = app.get("/stocks/005930").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.url().path(), "/stocks/KRX:005930");
+    let html = r.text().await.unwrap();
+    assert!(html.contains("<title>삼성전자 (005930) ₩"), "{html}");
+    // Canonical addresses are not redirected.
+    let r = no_redirects
+        .get(app.url("/stocks/KRX:005930"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
 }
 
 #[tokio::test]

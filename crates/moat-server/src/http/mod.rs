@@ -151,6 +151,12 @@ const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
     ),
     (
         "GET",
+        "/stocks/{code}",
+        "market::stock_page (a bare code: 308 to /stocks/EXCHANGE:CODE; else as /*)",
+        Access::Visitor,
+    ),
+    (
+        "GET",
         "/*",
         "http::assets::serve (the web app, page cards)",
         Access::Visitor,
@@ -253,6 +259,8 @@ pub fn router(state: AppState) -> Router {
             .merge(api)
             // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
             .merge(observability::ingest_routes())
+            // A stock's page: a bare code redirects to its canonical address.
+            .route("/stocks/{code}", get(market::stock_page))
             .fallback(assets::serve),
         state,
     )

@@ -27,7 +27,7 @@ use handlers::{candles, favorites, fx, instruments, overview, providers, quotes}
 
 pub use config::MarketConfig;
 pub use member_data::MarketExport;
-pub use pages::{PAGES, STOCK};
+pub use pages::{stock_page, PAGES, STOCK};
 pub use service::{Catalog, MarketService, ProviderSlot};
 
 /// What the market handlers reach: the market service (catalogue, quotes, candles,

@@ -3,9 +3,13 @@
 
 use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::{
+    extract::{Path, Request, State},
+    http::StatusCode,
+    response::{IntoResponse, Redirect, Response},
+};
 use futures_util::future::BoxFuture;
-use moat_market::{Instrument, InstrumentId, Kind, Quote};
+use moat_market::{Exchange, Instrument, InstrumentId, Kind, Quote};
 use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::{
@@ -79,6 +83,46 @@ pub const PAGES: &[PageRoute] = &[
         replay_styles: true,
     },
 ];
+
+/// The exchanges a bare code is looked up on, in order: a Korean code first (numbers),
+/// then the US listings, then the indices (`/stocks/KOSPI`).
+const BARE_CODE_EXCHANGES: [Exchange; 4] = [
+    Exchange::Krx,
+    Exchange::Nasdaq,
+    Exchange::Nyse,
+    Exchange::Index,
+];
+
+/// The route of a stock's page, `GET /stocks/{code}`: a bare code the catalogue knows
+/// (`005930`, `aapl`) answers 308 to the canonical page (`/stocks/KRX:005930`), its
+/// query kept, so typed and shared links work and link previews follow the redirect;
+/// anything else is the web app's page as every other route (the card, or the 404).
+pub async fn stock_page(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    request: Request,
+) -> Response {
+    if let Some(id) = bare_code(&state, &code) {
+        let query = request
+            .uri()
+            .query()
+            .map(|q| format!("?{q}"))
+            .unwrap_or_default();
+        return Redirect::permanent(&format!("/stocks/{id}{query}")).into_response();
+    }
+    crate::http::assets::serve(State(state), request).await
+}
+
+/// The instrument a bare code (no exchange) names, when the catalogue has one.
+fn bare_code(state: &AppState, code: &str) -> Option<InstrumentId> {
+    if code.contains(':') {
+        return None;
+    }
+    BARE_CODE_EXCHANGES.iter().find_map(|&exchange| {
+        let id = InstrumentId::new(exchange, code).ok()?;
+        state.market.service.instrument(&id).map(|i| i.id.clone())
+    })
+}
 
 fn stock_card<'a>(
     state: &'a AppState,

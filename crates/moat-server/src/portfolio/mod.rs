@@ -104,4 +104,5 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(dividends::instrument_dividends))
         .routes(routes!(dividends::calendar))
         .routes(routes!(dividends::my_dividends))
+        .routes(routes!(dividends::dividend_draft))
 }

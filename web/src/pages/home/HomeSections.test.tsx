@@ -41,10 +41,19 @@ describe('home, assembled from the areas’ sections', () => {
 
     // Every portfolio combined, in the currency mode of the portfolio screens (original: won).
     expect(await within(money).findByText('₩18,175,000')).toBeTruthy();
+    expect(within(money).getByText('총 평가금액')).toBeTruthy();
+    expect(within(money).getByText('오늘 손익')).toBeTruthy();
+    expect(within(money).getByText('총 수익률')).toBeTruthy();
     expect(within(money).getByText('+₩85,240')).toBeTruthy();
     expect(within(money).getByText('+0.47%')).toBeTruthy();
     expect(within(money).getByText('+6.25%')).toBeTruthy();
-    expect(within(money).getByText('포트폴리오 2개')).toBeTruthy();
+    // Each portfolio at a glance: its name, value and return; a tap opens it.
+    const list = within(money).getByRole('list', { name: '내 포트폴리오' });
+    const rows = within(list).getAllByRole('link');
+    expect(rows.map((r) => r.getAttribute('href'))).toEqual(['/portfolios/7', '/portfolios/9']);
+    expect(rows[0]!.textContent).toContain('키움 메인');
+    expect(rows[1]!.textContent).toContain('US growth');
+    expect(rows[1]!.textContent).toContain('-2.35%');
     expect(within(money).getByRole('link', { name: '포트폴리오 보기' }).getAttribute('href')).toBe('/portfolios');
   });
 
@@ -55,7 +64,8 @@ describe('home, assembled from the areas’ sections', () => {
     const money = await screen.findByRole('region', { name: '내 자산' });
     expect(await within(money).findByText('+6.25%')).toBeTruthy();
     expect(within(money).queryByText('₩18,175,000')).toBeNull();
-    expect(within(money).getAllByText('금액 숨김')).toHaveLength(2);
+    // The total, today's change and each portfolio's value.
+    expect(within(money).getAllByText('금액 숨김')).toHaveLength(4);
   });
 
   it('invites a member without portfolios to make one', async () => {
@@ -66,12 +76,15 @@ describe('home, assembled from the areas’ sections', () => {
     expect(create.getAttribute('href')).toBe('/portfolios');
   });
 
-  it('shows a visitor the market first, and no money section', async () => {
+  it('shows a visitor the market first, then an invitation to sign up or log in', async () => {
     const api = homeApi();
     renderApp({ route: '/', api: api.handler });
     await screen.findByRole('region', { name: '지수·환율' });
-    await waitFor(() => expect(sectionTitles()).toEqual(['지수·환율', '관심 종목', '급등·급락']));
+    await waitFor(() => expect(sectionTitles()).toEqual(['지수·환율', '관심 종목', '급등·급락', '내 자산을 한곳에서']));
     expect(screen.queryByRole('region', { name: '내 자산' })).toBeNull();
+    const invite = screen.getByRole('region', { name: '내 자산을 한곳에서' });
+    expect(within(invite).getByRole('link', { name: '회원 가입' }).getAttribute('href')).toBe('/signup');
+    expect(within(invite).getByRole('link', { name: '로그인' }).getAttribute('href')).toBe('/login');
     expect(api.find('GET', '/api/portfolios')).toHaveLength(0);
   });
 });

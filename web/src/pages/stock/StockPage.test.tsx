@@ -6,6 +6,7 @@ import { resetLiveStream } from '@/shared/stream/stream';
 import { AAPL, detail, FakeWebSocket, instrument, marketApi, quote } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
+import { portfolioList } from '@/features/portfolio/lib/test-fixtures';
 
 // The canvas chart needs a real browser; here it shows what it was given.
 vi.mock('@/features/stock/components/ChartCanvas', () => ({
@@ -225,5 +226,70 @@ describe('stock page', () => {
     expect(screen.getByTestId('stock-price').className).toContain('market-up');
     expect(within(screen.getByTestId('quote-badges')).getByText('Simulated data')).toBeTruthy();
     expect(within(screen.getByTestId('quote-badges')).getByText('Market closed')).toBeTruthy();
+  });
+});
+
+describe('stock page: the member’s own part', () => {
+  const holding = (quantity: string, cost: string, value: string, ret: string) => ({
+    instrument: 'KRX:005930',
+    currency: 'KRW',
+    trade_currency: 'KRW',
+    quantity,
+    cost_basis: cost,
+    market_value: value,
+    return_percent: ret,
+  });
+  const memberApi = () =>
+    stockApi({
+      'GET /api/portfolios': () => portfolioList('original'),
+      'GET /api/portfolios/7/valuation': () => ({ holdings: [holding('10', '600000', '712000', '18.67')] }),
+      'GET /api/portfolios/9/valuation': () => ({ holdings: [holding('5', '380000', '356000', '-6.32')] }),
+      [`GET ${SAMSUNG_PATH}/dividends`]: () => [
+        { instrument_id: 'KRX:005930', ex_date: '2025-12-29', record_date: null, pay_date: '2026-04-17', amount: '361', currency: 'KRW' },
+        { instrument_id: 'KRX:005930', ex_date: '2026-03-30', record_date: null, pay_date: null, amount: '365', currency: 'KRW' },
+      ],
+    });
+
+  it('shows the position across portfolios, the dividends, and 거래 기록 asks which portfolio', async () => {
+    window.localStorage.setItem('AUTH_TOKEN', makeToken());
+    const api = memberApi();
+    renderApp({ route: '/stocks/KRX%3A005930', api: api.handler });
+    // The position waits for the list, then every portfolio's valuation.
+    const position = await screen.findByRole('region', { name: '내 보유' }, { timeout: 8000 });
+    // 15 shares: cost ₩980,000 (₩65,333.33 each), value ₩1,068,000, +₩88,000 (+8.98%).
+    expect(within(position).getByText('15주')).toBeTruthy();
+    expect(within(position).getByText('₩1,068,000')).toBeTruthy();
+    expect(within(position).getByText('+₩88,000')).toBeTruthy();
+    expect(within(position).getByText('+8.98%')).toBeTruthy();
+    const parts = within(position).getByRole('list', { name: '포트폴리오별 보유' });
+    expect(within(parts).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/portfolios/7', '/portfolios/9']);
+
+    const dividends = await screen.findByRole('region', { name: '배당 내역' });
+    const rows = await within(dividends).findAllByRole('row', {}, { timeout: 4000 });
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByText('₩365')).toBeTruthy();
+    expect(within(rows[1]!).getByText('미정')).toBeTruthy();
+
+    const record = screen.getByRole('button', { name: '거래 기록' });
+    fireEvent.click(record);
+    expect(record.getAttribute('aria-expanded')).toBe('true');
+    const menu = within(document.getElementById(record.getAttribute('aria-controls')!)!);
+    expect(menu.getByText('어느 포트폴리오에 기록할까요?')).toBeTruthy();
+    const main = menu.getByRole('link', { name: '키움 메인' });
+    const href = new URL(main.getAttribute('href')!, 'http://x');
+    expect(href.pathname).toBe('/portfolios/7/transactions/new');
+    expect(href.searchParams.get('instrument')).toBe('KRX:005930');
+    expect(href.searchParams.get('price')).toBe(quote({ state: 'closed' }).price);
+    expect(menu.getByRole('link', { name: 'US growth' }).getAttribute('href')).toContain('/portfolios/9/transactions/new?');
+  }, 20_000);
+
+  it('shows a visitor no position, and 거래 기록 leads to log-in', async () => {
+    const api = memberApi();
+    renderApp({ route: '/stocks/KRX%3A005930', api: api.handler });
+    const record = await screen.findByRole('link', { name: '거래 기록' });
+    expect(record.getAttribute('href')).toBe(`/login?next=${encodeURIComponent('/stocks/KRX:005930')}`);
+    await screen.findByRole('region', { name: '배당 내역' });
+    expect(screen.queryByRole('region', { name: '내 보유' })).toBeNull();
+    expect(api.find('GET', '/api/portfolios')).toHaveLength(0);
   });
 });

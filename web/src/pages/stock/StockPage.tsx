@@ -72,13 +72,17 @@ function Stock({ id, sections, actions }: StockPageProps & { id: string }) {
     <div className="stock" data-testid="stock-page">
       <PriceHeader
         instrument={instrument}
-        actions={actions.map((slot) => (
-          <ErrorBoundary key={slot.id} fallback={() => null}>
-            <Suspense fallback={null}>
-              <slot.Component instrumentId={id} />
-            </Suspense>
-          </ErrorBoundary>
-        ))}
+        actions={
+          <div className="stock__actions">
+            {actions.map((slot) => (
+              <ErrorBoundary key={slot.id} fallback={() => null}>
+                <Suspense fallback={null}>
+                  <slot.Component instrumentId={id} />
+                </Suspense>
+              </ErrorBoundary>
+            ))}
+          </div>
+        }
       />
       <Suspense fallback={<span className="stock-skeleton stock-skeleton--chart" />}>
         {sections.map((slot) => (

@@ -668,6 +668,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portfolios/{id}/dividend-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the transaction form fills in for a dividend: the dividend paid on the date (or
+         *     the last ex-date before it), the shares held on its ex-date and the withholding at
+         *     the configured rate of the instrument's country.
+         */
+        get: operations["dividend_draft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portfolios/{id}/export.csv": {
         parameters: {
             query?: never;
@@ -933,6 +954,29 @@ export interface components {
         DeleteMeRequest: {
             /** @description Required when the account has a password. */
             password?: string | null;
+        };
+        /**
+         * @description What the transaction form fills in for a dividend of `instrument_id` recorded on a
+         *     date: the dividend paid then (the last ex-date on or before it, within
+         *     `DIVIDEND_DRAFT_LOOKBACK_DAYS`), the shares held on its ex-date (at the end of the day
+         *     before) and the withholding at the configured rate of the instrument's country.
+         *     Amounts are decimal strings in `currency`; the dividend's fields are absent when the
+         *     market knows none.
+         */
+        DividendDraftDto: {
+            /** @description `KR`, `US`, or empty when no rate applies. */
+            country: string;
+            currency: string;
+            ex_date?: string | null;
+            instrument_id: string;
+            pay_date?: string | null;
+            per_share?: string | null;
+            /** @description Shares held on the ex-date (on `date` when no dividend is known); `0` when none. */
+            quantity: string;
+            /** @description The withholding on `quantity × per_share`, rounded to the currency's minor unit. */
+            tax?: string | null;
+            /** @description The withholding rate, a fraction (`0.154`). */
+            withholding_rate: string;
         };
         DividendDto: {
             /** @description Per share, decimal string. */
@@ -3481,6 +3525,51 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dividend_draft: {
+        parameters: {
+            query: {
+                /** @description The instrument, `KRX:005930`. */
+                instrument: string;
+                /** @description `YYYY-MM-DD`, the dividend's date in the form (its pay date); default today. */
+                date?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description a portfolio id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DividendDraftDto"];
+                };
+            };
+            /** @description `invalid_parameter`: a malformed instrument or date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such portfolio of the member, or no such instrument */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -128,3 +128,34 @@ pub struct MyDividendsDto {
     pub yield_on_cost: Option<String>,
     pub ledger_issues: Vec<LedgerIssueDto>,
 }
+
+#[derive(Deserialize, IntoParams)]
+pub struct DividendDraftParams {
+    /// The instrument, `KRX:005930`.
+    pub instrument: String,
+    /// `YYYY-MM-DD`, the dividend's date in the form (its pay date); default today.
+    pub date: Option<String>,
+}
+
+/// What the transaction form fills in for a dividend of `instrument_id` recorded on a
+/// date: the dividend paid then (the last ex-date on or before it, within
+/// `DIVIDEND_DRAFT_LOOKBACK_DAYS`), the shares held on its ex-date (at the end of the day
+/// before) and the withholding at the configured rate of the instrument's country.
+/// Amounts are decimal strings in `currency`; the dividend's fields are absent when the
+/// market knows none.
+#[derive(Serialize, ToSchema, Debug, Clone)]
+pub struct DividendDraftDto {
+    pub instrument_id: String,
+    /// `KR`, `US`, or empty when no rate applies.
+    pub country: String,
+    /// The withholding rate, a fraction (`0.154`).
+    pub withholding_rate: String,
+    pub currency: String,
+    pub ex_date: Option<String>,
+    pub pay_date: Option<String>,
+    pub per_share: Option<String>,
+    /// Shares held on the ex-date (on `date` when no dividend is known); `0` when none.
+    pub quantity: String,
+    /// The withholding on `quantity × per_share`, rounded to the currency's minor unit.
+    pub tax: Option<String>,
+}

@@ -11,8 +11,8 @@ use crate::{
     portfolio::PortfolioState,
     portfolio::{
         dto::{
-            CalendarDividend, CalendarParams, DividendDto, MyDividendParams, MyDividendsDto,
-            RangeParams,
+            CalendarDividend, CalendarParams, DividendDraftDto, DividendDraftParams, DividendDto,
+            MyDividendParams, MyDividendsDto, RangeParams,
         },
         service,
     },
@@ -70,4 +70,29 @@ pub async fn my_dividends(
     Ok(ApiJson(
         service::my_dividends(&state, member.user.id, params.currency.as_deref()).await?,
     ))
+}
+
+/// What the transaction form fills in for a dividend: the dividend paid on the date (or
+/// the last ex-date before it), the shares held on its ex-date and the withholding at
+/// the configured rate of the instrument's country.
+#[utoipa::path(get, path = "/api/portfolios/{id}/dividend-draft", tag = "portfolio", security(("bearer" = [])), params(("id" = String, Path, description = "a portfolio id"), DividendDraftParams), responses(
+    (status = 200, body = DividendDraftDto),
+    (status = 400, description = "`invalid_parameter`: a malformed instrument or date", body = ErrorBody),
+    (status = 404, description = "no such portfolio of the member, or no such instrument", body = ErrorBody),
+))]
+pub async fn dividend_draft(
+    State(state): State<PortfolioState>,
+    member: Member,
+    Path(raw): Path<String>,
+    Query(params): Query<DividendDraftParams>,
+) -> Result<ApiJson<DividendDraftDto>, ApiError> {
+    let draft = service::dividend_draft(
+        &state,
+        member.user.id,
+        service::parse_portfolio_id(&raw)?,
+        &params.instrument,
+        params.date.as_deref(),
+    )
+    .await?;
+    Ok(ApiJson(draft))
 }

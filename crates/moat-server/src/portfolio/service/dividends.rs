@@ -8,18 +8,18 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use chrono::{Datelike, Duration, NaiveDate, Utc};
 use moat_market::{Dividend, Instrument, InstrumentId, Kind};
 use moat_portfolio::{
-    dividends::{entitlements, project, trailing_per_share},
+    dividends::{country_of, entitlements, project, trailing_per_share},
     money::round_money,
     CurrencyMode, Ledger, TxKind,
 };
 use rust_decimal::Decimal;
 
-use super::{domain_error, fx_history, latest_fx, settings_of, snapshot};
+use super::{domain_error, fx_history, latest_fx, owned, settings_of, snapshot};
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     market::service::parse_date,
     portfolio::dto::{
-        CalendarDividend, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
+        CalendarDividend, DividendDraftDto, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
         ProjectionMonthDto, ReceivedDividendDto,
     },
     portfolio::PortfolioState,
@@ -35,6 +35,10 @@ pub const ENTITLEMENT_LOOKBACK_DAYS: i64 = 365;
 /// A recorded dividend matches an entitlement if its date falls from the ex-date to
 /// this many days after the pay date.
 pub const RECORDED_SLACK_DAYS: i64 = 31;
+
+/// How far before the form's date a dividend's ex-date may be for the form to fill it
+/// in (Korean year-end dividends are paid about four months after the ex-date).
+pub const DIVIDEND_DRAFT_LOOKBACK_DAYS: i64 = 150;
 
 fn range(
     params_from: Option<&str>,
@@ -375,5 +379,68 @@ pub async fn my_dividends(
         entitlements: owed,
         projection,
         ledger_issues: issues,
+    })
+}
+
+/// What the transaction form fills in for a dividend of `instrument` recorded on `date`
+/// (default today) in the member's portfolio `portfolio_id`: the dividend whose pay date
+/// or ex-date is `date`, else the last ex-date before it (within
+/// [`DIVIDEND_DRAFT_LOOKBACK_DAYS`]); the shares held at the end of the day before its
+/// ex-date; the withholding at the configured rate of the instrument's country.
+pub async fn dividend_draft(
+    state: &PortfolioState,
+    user_id: i64,
+    portfolio_id: i64,
+    instrument: &str,
+    date: Option<&str>,
+) -> Result<DividendDraftDto, ApiError> {
+    let row = owned(state, user_id, portfolio_id).await?;
+    let inst = state.market.find(instrument)?;
+    let today = Utc::now().date_naive();
+    let date = parse_date("date", date, today)?;
+    let country = country_of(&inst.id);
+    let rate = state.config.portfolio.withholding().rate_for(country);
+    let history = state
+        .market
+        .dividends(
+            &inst,
+            date - Duration::days(DIVIDEND_DRAFT_LOOKBACK_DAYS),
+            date,
+        )
+        .await
+        .map_err(ApiError::internal)?;
+    let event = history
+        .iter()
+        .find(|d| d.pay_date == Some(date) || d.ex_date == date)
+        .or_else(|| history.iter().filter(|d| d.ex_date <= date).max_by_key(|d| d.ex_date));
+    // The ledger up to its first broken transaction, as every figure reads it.
+    let ledger_state = state.ledgers.ledger(state, &row).await?;
+    let ledger = Ledger::build(&settings_of(&row), ledger_state.usable())
+        .map_err(|issues| domain_error(moat_portfolio::PortfolioError::Invalid(issues)))?;
+    let held_on = |day: NaiveDate| {
+        ledger
+            .holdings
+            .get(&inst.id)
+            .map(|h| h.quantity_on(day))
+            .unwrap_or(Decimal::ZERO)
+            .max(Decimal::ZERO)
+    };
+    let quantity = match event {
+        Some(d) => held_on(d.ex_date.pred_opt().unwrap_or(d.ex_date)),
+        None => held_on(date),
+    };
+    let currency = event
+        .map(|d| d.currency.clone())
+        .unwrap_or_else(|| inst.currency.clone());
+    Ok(DividendDraftDto {
+        instrument_id: inst.id.to_string(),
+        country: country.to_owned(),
+        withholding_rate: rate.normalize().to_string(),
+        ex_date: event.map(|d| d.ex_date.to_string()),
+        pay_date: event.and_then(|d| d.pay_date).map(|d| d.to_string()),
+        per_share: event.map(|d| d.amount.normalize().to_string()),
+        quantity: quantity.normalize().to_string(),
+        tax: event.map(|d| round_money(quantity * d.amount * rate, &currency).to_string()),
+        currency,
     })
 }

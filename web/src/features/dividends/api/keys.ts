@@ -10,6 +10,7 @@ import type { IsoDate } from '../lib/dates';
 export type DividendCurrency = 'KRW' | 'USD';
 
 export const dividendKeys = {
+  instrument: (id: string) => ['dividends', 'instrument', id] as const,
   calendar: (from: IsoDate, to: IsoDate, country: CountryFilter) => ['dividends', 'calendar', from, to, country] as const,
   mine: (userId: number | null, currency: DividendCurrency) => [MEMBER_QUERY_ROOT, userId, 'dividends', currency] as const,
 };

@@ -7,6 +7,17 @@ export const dividendsEn = {
     title: 'Dividend calendar — Moat',
     description: 'Ex-dates and pay dates of Korean and US stocks, your 12-month dividend projection and the dividends you received.',
   },
+  stock: {
+    title: 'Dividends',
+    exDate: 'Ex-date',
+    payDate: 'Pay date',
+    perShare: 'Per share',
+    upcoming: 'Upcoming',
+    notAnnounced: 'Not announced',
+    empty: 'No dividends in the past year.',
+    loadFailed: 'Could not load the dividends.',
+    retry: 'Try again',
+  },
   title: 'Dividends',
   calendar: {
     title: 'Dividend calendar',

@@ -4,6 +4,17 @@ export const dividendsKo = {
     title: '배당 캘린더 — Moat',
     description: '한국·미국 주식의 배당락일과 지급일, 보유 종목의 12개월 예상 배당과 받은 배당을 봅니다.',
   },
+  stock: {
+    title: '배당 내역',
+    exDate: '배당락일',
+    payDate: '지급일',
+    perShare: '주당 배당금',
+    upcoming: '예정',
+    notAnnounced: '미정',
+    empty: '최근 1년 동안 배당이 없습니다.',
+    loadFailed: '배당 내역을 불러오지 못했습니다.',
+    retry: '다시 시도',
+  },
   title: '배당',
   calendar: {
     title: '배당 캘린더',

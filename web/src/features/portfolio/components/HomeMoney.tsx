@@ -16,11 +16,37 @@ export { messagesReady } from '../locales/messages';
 /**
  * Home's first section (slot `home`): the member's money, every portfolio combined (the
  * meta portfolio's total, today's change and return, in the currency mode the portfolio
- * screens use), with the lock's masking. Nothing for a visitor.
+ * screens use), then each portfolio at a glance (name, value, return; a tap opens it),
+ * with the lock's masking. Nothing for a visitor (see `HomeInvite`).
  */
 export function HomeMoney() {
   const { isLoggedIn } = useAuth();
   return isLoggedIn ? <MemberMoney /> : null;
+}
+
+/** Home, for a visitor, after the market (slot `home`): sign up or log in to see their own money. */
+export function HomeInvite() {
+  const { isLoggedIn } = useAuth();
+  return isLoggedIn ? null : <VisitorInvite />;
+}
+
+function VisitorInvite() {
+  const t = usePortfolioT();
+  return (
+    <SectionCard title={t('home.visitorTitle')} testId="home-invite">
+      <div className="section-card__prompt">
+        <p className="section-card__prompt-body">{t('home.visitorBody')}</p>
+        <div className="home-money__invite">
+          <AppLink to="/signup" className="button button--primary">
+            {t('home.signup')}
+          </AppLink>
+          <AppLink to="/login" className="button button--secondary">
+            {t('home.login')}
+          </AppLink>
+        </div>
+      </div>
+    </SectionCard>
+  );
 }
 
 function MemberMoney() {
@@ -30,14 +56,15 @@ function MemberMoney() {
   const [locked] = useAmountsLocked();
   const list = usePortfolioList(currencyParam(mode));
   const data = list.data;
-  const amount = (value: string, signed = false) =>
+  const amount = (value: string, signed = false) => amountIn(value, data?.meta.currency ?? 'KRW', signed);
+  const amountIn = (value: string, currency: string, signed = false) =>
     locked ? (
       <span data-masked="true">
         <span aria-hidden="true">{MASKED_AMOUNT}</span>
         <span className="visually-hidden">{t('masked')}</span>
       </span>
     ) : (
-      formatAmount(value, data?.meta.currency ?? 'KRW', locale, signed)
+      formatAmount(value, currency, locale, signed)
     );
   const percent = (value: string) => <span className={`home-money__${direction(value)}`}>{formatPercent(value, locale)}</span>;
 
@@ -68,22 +95,32 @@ function MemberMoney() {
         <>
           <dl className="home-money">
             <div className="home-money__total">
-              <dt>{t('figures.totalValue')}</dt>
+              <dt>{t('home.total')}</dt>
               <dd data-testid="home-money-total">{amount(data.meta.total_value)}</dd>
             </div>
             <div className="home-money__figure">
-              <dt>{t('figures.todayChange')}</dt>
+              <dt>{t('home.today')}</dt>
               <dd>
                 <span className={`home-money__${direction(data.meta.day_change)}`}>{amount(data.meta.day_change, true)}</span>{' '}
                 {percent(data.meta.day_change_percent)}
               </dd>
             </div>
             <div className="home-money__figure">
-              <dt>{t('figures.return')}</dt>
+              <dt>{t('home.totalReturn')}</dt>
               <dd>{percent(data.meta.return_percent)}</dd>
             </div>
           </dl>
-          <p className="home-money__count">{t('home.portfolios', { count: data.portfolios.length })}</p>
+          <ul className="home-money__list" aria-label={t('home.list')}>
+            {data.portfolios.map(({ portfolio, totals }) => (
+              <li key={portfolio.id}>
+                <AppLink to={`/portfolios/${portfolio.id}`} className="home-money__portfolio">
+                  <span className="home-money__name">{portfolio.name}</span>
+                  <span className="home-money__value">{amountIn(totals.total_value, totals.currency)}</span>
+                  {percent(totals.return_percent)}
+                </AppLink>
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </SectionCard>

@@ -162,6 +162,68 @@ describe('transaction form', () => {
     expect(app.location().pathname).toBe('/portfolios/7');
   });
 
+  it('opened from a stock’s page: the instrument, its price and the day’s stored exchange rate are filled in, and the rate stays editable', async () => {
+    const api = formApi({
+      'GET /api/fx/USDKRW': (call) => {
+        expect(call.search.get('to')).toBe('2026-03-04');
+        return { pair: 'USDKRW', rates: [{ date: '2026-02-27', rate: '1370.1' }, { date: '2026-03-03', rate: '1385.2' }] };
+      },
+    });
+    renderForm(api, '/portfolios/7/transactions/new?instrument=NASDAQ:AAPL&price=189.43');
+    const picked = await screen.findByTestId('picked-instrument');
+    expect(picked.getAttribute('data-id')).toBe('NASDAQ:AAPL');
+    expect(within(form()).getByLabelText('단가')).toHaveProperty('value', '189.43');
+    // The trade is in the instrument's currency once its details arrive.
+    await waitFor(() => expect(within(form()).getByLabelText('통화')).toHaveProperty('value', 'USD'), { timeout: 5000 });
+    fireEvent.change(within(form()).getByLabelText('거래일'), { target: { value: '2026-03-04' } });
+    // The last stored rate on or before the trade date (none on the 4th yet).
+    const rate = within(form()).getByLabelText('환율');
+    await waitFor(() => expect(rate).toHaveProperty('value', '1385.2'), { timeout: 5000 });
+    expect(screen.getByText('2026-03-04 환율(1 USD당 KRW)로 채웠습니다. 고칠 수 있습니다.')).toBeTruthy();
+
+    // The member's own rate is kept.
+    fireEvent.change(rate, { target: { value: '1390' } });
+    fireEvent.change(within(form()).getByLabelText('수량'), { target: { value: '2' } });
+    fireEvent.click(within(form()).getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(api.find('POST', '/api/portfolios/7/transactions')).toHaveLength(1));
+    expect(api.find('POST', '/api/portfolios/7/transactions')[0]!.body).toMatchObject({
+      kind: 'buy',
+      instrument_id: 'NASDAQ:AAPL',
+      trade_date: '2026-03-04',
+      quantity: '2',
+      price: '189.43',
+      currency: 'USD',
+      fx_rate: '1390',
+    });
+  }, 20_000);
+
+  it('a dividend: the shares held on the ex-date, the dividend per share and the withholding are filled in', async () => {
+    const api = formApi({
+      'GET /api/instruments/KRX%3A005930': () => detail(SAMSUNG),
+      'GET /api/portfolios/7/dividend-draft': (call) => {
+        expect(call.search.get('instrument')).toBe('KRX:005930');
+        return {
+          instrument_id: 'KRX:005930',
+          country: 'KR',
+          withholding_rate: '0.154',
+          currency: 'KRW',
+          ex_date: '2025-12-29',
+          pay_date: '2026-04-17',
+          per_share: '361',
+          quantity: '100',
+          tax: '5559',
+        };
+      },
+    });
+    renderForm(api, '/portfolios/7/transactions/new?instrument=KRX:005930&kind=dividend');
+    await screen.findByTestId('picked-instrument');
+    await waitFor(() => expect(within(form()).getByLabelText('보유 수량')).toHaveProperty('value', '100'), { timeout: 5000 });
+    expect(within(form()).getByLabelText('1주당 배당금')).toHaveProperty('value', '361');
+    expect(within(form()).getByLabelText('원천징수 세금')).toHaveProperty('value', '5559');
+    expect(screen.getByText('2025-12-29 배당락일 전날 보유 수량입니다.')).toBeTruthy();
+    expect(screen.getByText('원천징수 15.4%로 계산했습니다.')).toBeTruthy();
+  }, 20_000);
+
   it('checks the inputs in the browser: required, positive, whole KRX shares', async () => {
     const api = formApi();
     renderForm(api);

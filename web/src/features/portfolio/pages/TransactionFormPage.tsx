@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Big from 'big.js';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { ApiError } from '@/shared/api/client';
 import { formatAmount } from '@/shared/i18n/format';
@@ -27,6 +27,9 @@ import { BASE_CURRENCIES, type Portfolio, usePortfolio } from '../api/portfolio'
 import { parsePortfolioRef } from '../api/keys';
 import { useSaveTransaction } from '../api/save-transaction';
 import { useTransactions } from '../api/transactions';
+import { useFxRateOn } from '../api/fx-rate';
+import { useDividendDraft } from '../api/dividend-draft';
+import { isInstrumentId } from '@/entities/instrument/model/ids';
 
 /**
  * What a failed save says. A network failure and a reused key are worth retrying: the
@@ -138,6 +141,21 @@ function emptyDraft(base: string): TxDraft {
     denominator: '',
     note: '',
   };
+}
+
+/**
+ * A new transaction's draft from the address (`?instrument=KRX:005930&price=71200`, how a
+ * stock's page opens the form): a trade of that instrument at that price, today.
+ */
+export function prefilledDraft(base: string, params: URLSearchParams): TxDraft {
+  const draft = emptyDraft(base);
+  const instrument = params.get('instrument');
+  if (instrument && isInstrumentId(instrument)) draft.instrument = instrument;
+  const price = params.get('price');
+  if (price && isDecimal(price) && new Big(price).gt(0)) draft.price = price;
+  const kind = params.get('kind');
+  if (kind && (TX_KINDS as readonly string[]).includes(kind)) draft.kind = kind as TxKind;
+  return draft;
 }
 
 function draftOf(tx: Transaction): TxDraft {
@@ -317,12 +335,14 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
   const toast = useToast();
   const base = portfolio.base_currency;
   const save = useSaveTransaction(portfolio.id, tx?.id);
+  const editing = tx !== undefined;
   const submission = useSubmissionKey();
   // Set on submit, before React renders the disabled button: a second tap in between is dropped.
   const sending = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const messageId = useId();
-  const [draft, setDraft] = useState<TxDraft>(() => (tx ? draftOf(tx) : emptyDraft(base)));
+  const [params] = useSearchParams();
+  const [draft, setDraft] = useState<TxDraft>(() => (tx ? draftOf(tx) : prefilledDraft(base, params)));
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState('');
   const [locked] = useAmountsLocked();
@@ -334,13 +354,52 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
   const detailData = editedId ? detail.data : undefined;
   useEffect(() => {
     if (detailData && typeof draft.instrument === 'string' && detailData.id === draft.instrument) {
-      setDraft((d) => ({ ...d, instrument: detailData }));
+      // A new trade (opened from a stock's page) is in its instrument's currency.
+      setDraft((d) => ({ ...d, instrument: detailData, currency: editing ? d.currency : (instrumentCurrency(detailData) ?? d.currency) }));
     }
-  }, [detailData, draft.instrument]);
+  }, [detailData, draft.instrument, editing]);
 
   const fields = KIND_FIELDS[draft.kind];
   const has = (f: TxField) => fields.includes(f);
   const fx = has('fx_rate') && needsFx(draft, base);
+
+  // The day's stored rate fills the exchange rate until the member types their own: a
+  // value still equal to the last one filled in follows the date and the currency.
+  const storedRate = useFxRateOn(draft.currency, base, draft.trade_date, fx).data;
+  const filledRate = useRef('');
+  useEffect(() => {
+    if (!fx || !storedRate) return;
+    setDraft((d) => {
+      if (d.fx_rate !== '' && d.fx_rate !== filledRate.current) return d;
+      filledRate.current = storedRate;
+      return { ...d, fx_rate: storedRate };
+    });
+  }, [fx, storedRate]);
+
+  // A new dividend: the shares held on the ex-date, the dividend per share and the
+  // withholding at the country's rate, each until the member types their own.
+  const dividend = useDividendDraft(portfolio.id, instrumentIdOf(draft.instrument), draft.trade_date, !editing && draft.kind === 'dividend').data;
+  const filledDividend = useRef<Partial<Record<'quantity' | 'price' | 'tax', string>>>({});
+  useEffect(() => {
+    if (!dividend?.per_share || !dividend.tax) return;
+    const values = { quantity: dividend.quantity, price: dividend.per_share, tax: dividend.tax };
+    setDraft((d) => {
+      const next = { ...d };
+      for (const key of ['quantity', 'price', 'tax'] as const) {
+        if (d[key] === '' || d[key] === filledDividend.current[key]) next[key] = values[key];
+      }
+      return next;
+    });
+    filledDividend.current = values;
+  }, [dividend]);
+  const dividendHint =
+    dividend?.ex_date && draft.kind === 'dividend' && draft.quantity === dividend.quantity
+      ? t('form.dividendFilled', { date: dividend.ex_date })
+      : undefined;
+  const withholdingHint =
+    dividend?.tax && draft.kind === 'dividend' && draft.tax === dividend.tax
+      ? t('form.withholdingFilled', { rate: new Big(dividend.withholding_rate).times(100).toFixed() })
+      : undefined;
 
   const clear = (...keys: TxField[]) =>
     setErrors((e) => {
@@ -474,7 +533,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
 
         {(has('quantity') || has('price')) && (
           <div className="pf-form__row">
-            {has('quantity') && numberInput('quantity', draft.kind === 'dividend' ? t('form.dividendQuantity') : t('form.quantity'))}
+            {has('quantity') && numberInput('quantity', draft.kind === 'dividend' ? t('form.dividendQuantity') : t('form.quantity'), dividendHint)}
             {has('price') &&
               numberInput(
                 'price',
@@ -487,7 +546,7 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
         {(has('fee') || has('tax')) && (
           <div className="pf-form__row">
             {has('fee') && numberInput('fee', t('form.fee'))}
-            {has('tax') && numberInput('tax', draft.kind === 'dividend' ? t('form.withholding') : t('form.tax'))}
+            {has('tax') && numberInput('tax', draft.kind === 'dividend' ? t('form.withholding') : t('form.tax'), withholdingHint)}
           </div>
         )}
 
@@ -502,7 +561,14 @@ function TransactionForm({ portfolio, tx }: { portfolio: Portfolio; tx: Transact
               name="currency"
               data-testid="field-currency"
             />
-            {fx && numberInput('fx_rate', t('form.fxRate'), t('form.fxRateHint', { currency: draft.currency, base }))}
+            {fx &&
+              numberInput(
+                'fx_rate',
+                t('form.fxRate'),
+                draft.fx_rate !== '' && draft.fx_rate === filledRate.current
+                  ? t('form.fxRateFilled', { currency: draft.currency, base, date: draft.trade_date })
+                  : t('form.fxRateHint', { currency: draft.currency, base }),
+              )}
           </div>
         )}
 
