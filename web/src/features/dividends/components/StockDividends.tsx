@@ -3,7 +3,7 @@
  * year ahead, newest first, the ones to come marked. Indices and currencies have none,
  * and show nothing.
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useInstrument } from '@/entities/instrument/api/instrument';
 import type { StockSlotProps } from '@/shared/area/types';
 import { formatUnitAmount } from '@/shared/i18n/format';

@@ -9,7 +9,7 @@ import { useLocale } from '@/shared/i18n/useLocale';
 import { IDEMPOTENCY_KEY_REUSED, newIdempotencyKey } from '@/shared/lib/idempotency';
 import type { Instrument } from '@/entities/instrument/api/types';
 import { instrumentQueryOptions } from '@/entities/instrument/api/instrument';
-import { instrumentLabel } from '@/entities/instrument/model/ids';
+import { instrumentLabel, isInstrumentId } from '@/entities/instrument/model/ids';
 import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { type NewTransaction, type Transaction, TX_KINDS, type TxKind } from '@/entities/transaction/api/types';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
@@ -29,7 +29,6 @@ import { useSaveTransaction } from '../api/save-transaction';
 import { useTransactions } from '../api/transactions';
 import { useFxRateOn } from '../api/fx-rate';
 import { useDividendDraft } from '../api/dividend-draft';
-import { isInstrumentId } from '@/entities/instrument/model/ids';
 
 /**
  * What a failed save says. A network failure and a reused key are worth retrying: the
