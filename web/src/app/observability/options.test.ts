@@ -32,6 +32,10 @@ describe('client options', () => {
     expect(highlightOptions({ ...PAGE, hostname: 'dev.moat.example' }).environment).toBe('development');
   });
 
+  it('turn console errors into error records', () => {
+    expect(options.reportConsoleErrors).toBe(true);
+  });
+
   it('leave starting, stopping and background recording to the driver', () => {
     expect(options.manualStart).toBe(true);
     expect(options.disableBackgroundRecording).toBe(false);
