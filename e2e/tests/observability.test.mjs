@@ -128,7 +128,11 @@ describe('observability', () => {
     const session = await eventually(
       async () => {
         const { sessions } = await get(operator, `/api/operator/observe/sessions?has_errors=true&has_feedback=true&member=${memberId}`);
-        assert.ok(sessions.length >= 1, `no bound session of ${nickname} yet: ${JSON.stringify(sessions).slice(0, 500)}`);
+        if (sessions.length === 0) {
+          const { sessions: all } = await get(operator, '/api/operator/observe/sessions');
+          const seen = all.map((s) => ({ member: s.member, errors: s.has_errors, feedback: s.has_feedback, claim: s.properties?.claimed_user_identifier }));
+          assert.fail(`no bound session of ${nickname} (${memberId}) with errors and feedback yet: ${JSON.stringify(seen).slice(0, 800)}`);
+        }
         return sessions[0];
       },
       { timeout: PUSH_WAIT_MS, interval: 500 },
@@ -284,9 +288,17 @@ describe('observability', () => {
       },
       { timeout: PUSH_WAIT_MS, interval: 200 },
     );
-    const now = await page.evaluate(() => Date.now());
-    await page.clock.pauseAt(now + 100);
-    const elapsed = now + 100 - scheduled.at;
+    // Stop the page clock (a little ahead of its time, which keeps running meanwhile).
+    for (let ahead = 200; ; ahead *= 2) {
+      const now = await page.evaluate(() => Date.now());
+      try {
+        await page.clock.pauseAt(now + ahead);
+        break;
+      } catch (error) {
+        if (!/to the past/.test(String(error)) || ahead > 10_000) throw error;
+      }
+    }
+    const elapsed = (await page.evaluate(() => Date.now())) - scheduled.at;
     assert.ok(elapsed < METRIC_EXPORT_INTERVAL_MS - 1000, `the test came too late: ${elapsed} ms`);
     // Up to a second before the minute: nothing leaves.
     await page.clock.runFor(METRIC_EXPORT_INTERVAL_MS - elapsed - 1000);
