@@ -20,11 +20,12 @@ check_toolchains() {
   fi
 }
 
-# Installs a package folder's npm dependencies when its lock file changed since the
-# last install (npm ci is exact and reproducible).
+# Installs a package folder's npm dependencies when its lock file or its package.json
+# (install scripts: web/'s postinstall patches the pinned recording client) changed
+# since the last install (npm ci is exact and reproducible).
 npm_install() {
   local dir="$1" stamp="$1/node_modules/.moat-lock-hash" hash
-  hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  hash="$(cat "$dir/package-lock.json" "$dir/package.json" | sha256sum | cut -d' ' -f1)"
   if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$hash" ]]; then
     step "npm ci ($dir)"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)

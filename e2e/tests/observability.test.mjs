@@ -15,6 +15,8 @@ import { signUp } from '../support/members.mjs';
 const PASSWORD = 'observability e2e password 1';
 /** The recorder's first push comes after 1 s, then every 2 s (spec §9): allow several. */
 const PUSH_WAIT_MS = 20_000;
+/** Spec §9: the browser exports its metrics once a minute. */
+const METRIC_EXPORT_INTERVAL_MS = 60_000;
 
 let env;
 before(async () => {
@@ -99,7 +101,8 @@ describe('observability', () => {
     // Stay on the page until the client has exported the fetch's span (a page load
     // would drop the batch it waits in).
     await eventually(() => assert.ok(traceExports.some((body) => body.includes(traceId))), { timeout: PUSH_WAIT_MS, interval: 200 });
-    // One error to keep, one the drop list removes (spec §8).
+    // One error to keep, one the drop list removes (spec §8); the same for console
+    // errors, which become error records too (and are dropped by the same list).
     await page.evaluate(() => {
       setTimeout(() => {
         throw new Error('e2e kept error');
@@ -107,6 +110,9 @@ describe('observability', () => {
       setTimeout(() => {
         throw new TypeError('Failed to fetch');
       });
+      console.error('e2e console error', 42);
+      console.error(new TypeError('Failed to fetch'));
+      console.error('ResizeObserver loop completed with undelivered notifications.');
     });
     const afterErrors = pushes();
     await eventually(() => pushes() > afterErrors, { timeout: PUSH_WAIT_MS, interval: 100 });
@@ -122,7 +128,11 @@ describe('observability', () => {
     const session = await eventually(
       async () => {
         const { sessions } = await get(operator, `/api/operator/observe/sessions?has_errors=true&has_feedback=true&member=${memberId}`);
-        assert.ok(sessions.length >= 1, `no bound session of ${nickname} yet: ${JSON.stringify(sessions).slice(0, 500)}`);
+        if (sessions.length === 0) {
+          const { sessions: all } = await get(operator, '/api/operator/observe/sessions');
+          const seen = all.map((s) => ({ member: s.member, errors: s.has_errors, feedback: s.has_feedback, claim: s.properties?.claimed_user_identifier }));
+          assert.fail(`no bound session of ${nickname} (${memberId}) with errors and feedback yet: ${JSON.stringify(seen).slice(0, 800)}`);
+        }
         return sessions[0];
       },
       { timeout: PUSH_WAIT_MS, interval: 500 },
@@ -141,7 +151,17 @@ describe('observability', () => {
       },
       { timeout: PUSH_WAIT_MS, interval: 500 },
     );
-    assert.ok(!groups.some((g) => /failed to fetch/i.test(g.message)), 'a dropped error was stored');
+    assert.ok(!groups.some((g) => /failed to fetch|ResizeObserver/i.test(g.message)), 'a dropped error was stored');
+    const consoleGroup = await eventually(
+      async () => {
+        const list = await get(operator, '/api/operator/observe/errors');
+        const found = list.groups.find((g) => g.message.includes('e2e console error'));
+        assert.ok(found, JSON.stringify(list.groups).slice(0, 500));
+        return found;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 500 },
+    );
+    assert.equal(consoleGroup.error_type, 'console.error');
     const group = groups.find((g) => g.message.includes('e2e kept error'));
     const detail = await get(operator, `/api/operator/observe/errors/${group.id}`);
     assert.ok(detail.occurrences.some((o) => o.session_secure_id === id && o.replay_offset_ms >= 0), JSON.stringify(detail.occurrences));
@@ -195,15 +215,22 @@ describe('observability', () => {
 
     assert.deepEqual(foreign, [], 'requests left for another host');
 
-    // The operator's console: the session in the list, its replay rebuilding the
-    // recorded page, the error in its group and the feedback, each linked to the session.
+    // The operator's console, the way an operator gets there: from the account page's
+    // link (a document load, so the console's own policy lets the replay's inline styles
+    // apply; a client-side navigation would keep the account page's stricter one), then
+    // the session in the list, its replay rebuilding the recorded page, the error in its
+    // group and the feedback, each linked to the session. CSP violations are errors here.
     const console_ = await env.newPage({ viewport: { width: 1280, height: 900 } });
     const op = console_.page;
     await console_.context.addInitScript((token) => localStorage.setItem('AUTH_TOKEN', token), operator);
-    await op.goto('/operator/sessions');
+    await op.goto('/settings/account');
+    const consoleDocument = op.waitForResponse((r) => new URL(r.url()).pathname === '/operator/sessions' && r.request().resourceType() === 'document');
+    await op.getByRole('link', { name: /운영 콘솔|Operator console/ }).click();
+    const served = await consoleDocument;
+    assert.match(served.headers()['content-security-policy'] ?? '', /style-src 'self' 'unsafe-inline'/, 'the console came with its replay policy');
     const row = op.getByTestId('observe-session-row').filter({ hasText: nickname });
-    await row.first().waitFor();
-    await op.goto(`/operator/sessions/${id}`);
+    await row.first().getByRole('link').click();
+    await op.waitForURL(`**/operator/sessions/${id}`);
     const player = op.getByTestId('replay-player');
     await player.waitFor();
     // The replay frame holds the recorded page: the app's navigation, as recorded.
@@ -229,5 +256,58 @@ describe('observability', () => {
     await fb.first().waitFor();
     assert.match(await fb.first().getByTestId('feedback-session-link').getAttribute('href'), new RegExp(`/operator/sessions/${id}`));
     assert.deepEqual(console_.errors, [], 'the console logged errors');
+  });
+
+  test('the browser exports its metrics once a minute (spec §9), not every 5 s', async () => {
+    const { context, page } = await env.newPage({ viewport: { width: 1280, height: 800 } });
+    const metricExports = [];
+    context.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/metrics') metricExports.push(r);
+    });
+    // A page clock the test moves (the recorder's uploads run in a worker on real time).
+    await page.clock.install();
+    await context.addInitScript(() => {
+      // Recording skips webdriver browsers unless a test runner is there (spec §4).
+      window.Cypress = {};
+      // Notes when (page time) the client schedules its metric export, and how often.
+      const schedule = window.setInterval;
+      window.setInterval = function (handler, ms, ...rest) {
+        if (ms >= 1000) (window.__intervals ??= []).push({ ms, at: Date.now() });
+        return schedule.call(this, handler, ms, ...rest);
+      };
+    });
+    await page.goto('/');
+    // The metric reader is the client's only interval of a minute or less that recording
+    // starts; the recorder starts once the page has settled.
+    const scheduled = await eventually(
+      async () => {
+        const intervals = await page.evaluate(() => window.__intervals ?? []);
+        const reader = intervals.find((i) => i.ms === METRIC_EXPORT_INTERVAL_MS);
+        assert.ok(reader, `no metric export scheduled: ${JSON.stringify(intervals)}`);
+        return reader;
+      },
+      { timeout: PUSH_WAIT_MS, interval: 200 },
+    );
+    // Stop the page clock (a little ahead of its time, which keeps running meanwhile).
+    for (let ahead = 200; ; ahead *= 2) {
+      const now = await page.evaluate(() => Date.now());
+      try {
+        await page.clock.pauseAt(now + ahead);
+        break;
+      } catch (error) {
+        if (!/to the past/.test(String(error)) || ahead > 10_000) throw error;
+      }
+    }
+    const elapsed = (await page.evaluate(() => Date.now())) - scheduled.at;
+    assert.ok(elapsed < METRIC_EXPORT_INTERVAL_MS - 1000, `the test came too late: ${elapsed} ms`);
+    // Up to a second before the minute: nothing leaves.
+    await page.clock.runFor(METRIC_EXPORT_INTERVAL_MS - elapsed - 1000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(metricExports.length, 0, 'metrics were exported before 60 s');
+    // The minute: one export, with the metrics recorded so far.
+    await page.clock.runFor(2000);
+    await eventually(() => metricExports.length === 1, { timeout: 5000, interval: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(metricExports.length, 1);
   });
 });

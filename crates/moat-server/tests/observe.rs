@@ -868,10 +868,13 @@ async fn the_drop_list_applies_on_ingest() {
     let app = spawn().await;
     init(&app, SESSION).await;
     let t0 = now_ms() - 3_000;
-    let error = |event: &str, source: &str| {
-        json!({"event": event, "type": "window.onerror", "url": "https://moat.example/", "source": source,
+    let error_of = |kind: &str, event: &str, source: &str| {
+        json!({"event": event, "type": kind, "url": "https://moat.example/", "source": source,
         "lineNumber": 1, "columnNumber": 1, "stackTrace": [], "timestamp": chrono::Utc::now().to_rfc3339()})
     };
+    let error = |event: &str, source: &str| error_of("window.onerror", event, source);
+    // Console errors as the client records them: the logged values, JSON-encoded.
+    let console_error = |event: &str| error_of("console.error", event, "");
     let payload = json!({"events": {"events": []}, "errors": [
         error("TypeError: Failed to fetch", ""),
         error("ResizeObserver loop completed with undelivered notifications.", ""),
@@ -880,13 +883,17 @@ async fn the_drop_list_applies_on_ingest() {
         error("유효하지 않은 세션입니다.", ""),
         error("QuotaExceededError: The quota has been exceeded.", ""),
         error("ReferenceError: holdings is not defined", "https://moat.example/assets/index-x.js"),
+        console_error("\"Error: 로그인이 만료되었습니다. 다시 로그인해 주세요.\""),
+        console_error("\"IS_FOCUSED_FROM_APP=TRUE\""),
+        console_error("\"Network Error\""),
+        console_error("\"portfolio 12 failed to load\" 500"),
     ]});
     push(&app, t0 + 1, &payload).await;
     let c = counts(&app).await;
     assert_eq!(
         (c.error_groups, c.error_occurrences),
-        (1, 1),
-        "only the real error is kept"
+        (2, 2),
+        "only the real error and the real console error are kept"
     );
 
     // A crawler gets the usual replies and nothing is stored.

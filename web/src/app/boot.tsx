@@ -23,7 +23,14 @@ export async function boot(container: HTMLElement, userAgent: string = navigator
   installDelayedScripts();
   installAutoReload();
 
-  const root = createRoot(container);
+  const root = createRoot(container, {
+    // React logs errors its boundaries caught with `console.error`, which the recorder
+    // turns into error records; the app's boundaries report them already (with their
+    // component stack), so the log is for developers only.
+    onCaughtError: (error) => {
+      if (import.meta.env.DEV) console.error(error);
+    },
+  });
   if (isKakaoInAppBrowser(userAgent)) {
     openInExternalBrowser();
     // Only KakaoTalk visitors download the fallback view.

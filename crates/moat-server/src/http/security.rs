@@ -43,8 +43,10 @@ pub fn content_security_policy(config: &Config) -> String {
 /// `replay_styles`: the operator console): the same, but for inline styles. A replay
 /// rebuilds the recorded page in a frame that inherits this document's policy, and the
 /// recorded page's `<style>` text and `style` attributes are inline. Scripts stay as
-/// strict (rrweb never runs recorded scripts). The web app opens the console as a
-/// full document load, so its pages never inherit another page's stricter policy.
+/// strict (rrweb never runs recorded scripts). A document keeps the policy it was
+/// loaded with through client-side navigation, so this one only holds when the console
+/// is loaded as a document of its own: the account page's link to it is a plain
+/// document link (`AppLink reloadDocument`), `e2e/tests/observability.test.mjs` takes it.
 pub fn replay_content_security_policy(config: &Config) -> String {
     policy(config, "'self' 'unsafe-inline'")
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestResponsePair } from 'highlight.run';
-import { CANVAS } from '@/shared/config/constants';
 import { highlightOptions, isSameOrigin, recorderEnvironment, sameOriginPatterns, withoutContents } from './options';
 
 const PAGE = { origin: 'https://moat.example', hostname: 'moat.example', href: 'https://moat.example/portfolios/1' };
@@ -33,6 +32,10 @@ describe('client options', () => {
     expect(highlightOptions({ ...PAGE, hostname: 'dev.moat.example' }).environment).toBe('development');
   });
 
+  it('turn console errors into error records', () => {
+    expect(options.reportConsoleErrors).toBe(true);
+  });
+
   it('leave starting, stopping and background recording to the driver', () => {
     expect(options.manualStart).toBe(true);
     expect(options.disableBackgroundRecording).toBe(false);
@@ -61,13 +64,9 @@ describe('client options', () => {
     expect(other?.response).toMatchObject({ status: 200, size: 7, headers: {}, body: undefined });
   });
 
-  it('sample canvases as spec §9 says', () => {
+  it('sample canvases at 2 fps, resized by half, at most 360 px (spec §9)', () => {
     expect(options.enableCanvasRecording).toBe(true);
-    expect(options.samplingStrategy).toEqual({
-      canvas: CANVAS.fps,
-      canvasFactor: CANVAS.resizeFactor,
-      canvasMaxSnapshotDimension: CANVAS.maxDimension,
-    });
+    expect(options.samplingStrategy).toEqual({ canvas: 2, canvasFactor: 0.5, canvasMaxSnapshotDimension: 360 });
   });
 
   it('add trace headers to this origin only', () => {

@@ -96,9 +96,12 @@ export function highlightOptions(location: PageLocation): HighlightOptions {
     disableBackgroundRecording: false,
     // Masks every input's value and obfuscates text that looks personal.
     privacySetting: 'default',
-    // Console errors are recorded as console messages; reported errors are window errors,
-    // unhandled rejections and the app's error boundaries (filtered by the drop list).
-    reportConsoleErrors: false,
+    // `console.error` calls become error records too (type `console.error`), besides
+    // window errors, unhandled rejections and the app's error boundaries. The client
+    // records them inside its own console hook, so the browser's drop-list filter
+    // (`./error-filter`) cannot see them: the ingest drops them by the same list
+    // (drop-list.json), and the client leaves out its own short list.
+    reportConsoleErrors: true,
     // Stylesheets travel with the replay, so sessions still look right after a deploy.
     inlineStylesheet: true,
     // Charts are canvases: snapshots at 2 fps, half size, at most 360 px (spec §9).

@@ -29,9 +29,9 @@ export const EXPORT_CONCURRENCY = 100; // spec §9
 /** Telemetry export body compression. */
 export const EXPORT_COMPRESSION = 'gzip'; // spec §9
 
-/** Metric export interval. */
+/** Metric export interval (the pinned client, as patched at install: scripts/patch-highlight.mjs). */
 export const METRIC_EXPORT_INTERVAL_MS = 60000; // spec §9
-/** Metric export timeout. */
+/** Metric export timeout (the pinned client, as patched at install). */
 export const METRIC_EXPORT_TIMEOUT_MS = 30000; // spec §9
 /** Distinct attribute sets kept per metric. */
 export const METRIC_ATTRIBUTE_CARDINALITY_LIMIT = 2000; // spec §9
@@ -57,8 +57,6 @@ export const RECORDED_BODY_MAX_CHARS = 65536; // spec §9
 export const RECORDED_TEXT_BODY_MAX_CHARS = 67108864; // spec §9
 /** The text of a clicked element is truncated to this many characters. */
 export const CLICKED_TEXT_MAX_CHARS = 2000; // spec §5, §9
-/** Click events are debounced by about one frame. */
-export const CLICK_DEBOUNCE_MS = 16; // spec §9
 
 /** Canvas recording: 2 fps, resized by 0.5, at most 360 px on a side. */
 export const CANVAS = { fps: 2, resizeFactor: 0.5, maxDimension: 360 } as const; // spec §9
@@ -66,16 +64,6 @@ export const CANVAS = { fps: 2, resizeFactor: 0.5, maxDimension: 360 } as const;
 export const SAMPLING_MS = { scroll: 100, mouse: 50, media: 500, viewport: 200 } as const; // spec §9
 /** Batched mouse movements are flushed this often. */
 export const MOUSE_BATCH_FLUSH_MS = 500; // spec §9
-
-/** Web-vitals thresholds as [good, poor]: ≤ good is good, > poor is poor. */
-export const WEB_VITALS = {
-  FCP: [1800, 3000],
-  CLS: [0.1, 0.25],
-  FID: [100, 300],
-  INP: [200, 500],
-  LCP: [2500, 4000],
-  TTFB: [800, 1800],
-} as const satisfies Record<string, readonly [number, number]>; // spec §9
 
 /** Widest viewport (px) that gets the mobile layout (bottom tab bar); side nav from 768 px. */
 export const MOBILE_LAYOUT_MAX_PX = 767; // PRODUCT.md Shell

@@ -5,6 +5,13 @@ export interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElemen
   /** An app path (`/settings`). */
   to: string;
   replace?: boolean;
+  /**
+   * Load the target as a new document (a plain link, no client-side navigation): for
+   * pages served with another Content-Security-Policy than the current one, which a
+   * client-side navigation would keep (the operator console, whose replays need inline
+   * styles).
+   */
+  reloadDocument?: boolean;
 }
 
 /** A plain left click without modifier keys on a same-tab link: handled by the router. */
@@ -23,7 +30,7 @@ function isRouterClick(event: MouseEvent<HTMLAnchorElement>): boolean {
  * client-side on a plain click. Smaller than react-router's `Link`, which carries the
  * framework mode's prefetching.
  */
-export function AppLink({ to, replace, onClick, ...rest }: AppLinkProps) {
+export function AppLink({ to, replace, reloadDocument = false, onClick, ...rest }: AppLinkProps) {
   const href = useHref(to);
   const navigate = useNavigate();
   return (
@@ -34,7 +41,7 @@ export function AppLink({ to, replace, onClick, ...rest }: AppLinkProps) {
       href={href}
       onClick={(event) => {
         onClick?.(event);
-        if (!isRouterClick(event)) return;
+        if (reloadDocument || !isRouterClick(event)) return;
         event.preventDefault();
         void navigate(to, { replace });
       }}

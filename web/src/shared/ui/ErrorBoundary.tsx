@@ -29,7 +29,9 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    console.error('ErrorBoundary caught', error, info.componentStack);
+    // For developers only: the recorder turns console errors into error records, and
+    // this error is reported once, below.
+    if (import.meta.env.DEV) console.error('ErrorBoundary caught', error, info.componentStack);
     // To the error recorder, with the component stack (unless the drop list matches it).
     reportError(error, { componentStack: info.componentStack ?? undefined });
   }

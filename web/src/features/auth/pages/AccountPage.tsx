@@ -105,7 +105,8 @@ function ProfileSection({ me, providers }: { me: Me; providers: readonly OidcPro
             {me.role === 'operator' && (
               <>
                 {' · '}
-                <AppLink to="/operator/sessions" data-testid="operator-console-link">
+                {/* A full document load: the console is served with its own policy (inline styles for replays). */}
+                <AppLink to="/operator/sessions" reloadDocument data-testid="operator-console-link">
                   {t('account.operatorConsole')}
                 </AppLink>
               </>

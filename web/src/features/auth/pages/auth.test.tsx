@@ -407,10 +407,22 @@ describe('account page', () => {
     });
     const page = await screen.findByTestId('account-page');
     await waitFor(() => expect(within(page).getByTestId('account-role').textContent).toBe('운영자'));
-    const link = within(page).getByTestId('operator-console-link');
-    expect(link.textContent).toBe('운영 콘솔');
+    const link = within(page).getByRole('link', { name: '운영 콘솔' });
+    expect(link.getAttribute('href')).toBe('/operator/sessions');
+    // A full document load, not a client-side navigation: the console's own (replay)
+    // Content-Security-Policy only applies to a document the server sends for it.
+    // (The app's handlers run first; then the listener notes whether one of them took the
+    // click and stops jsdom, which cannot load documents.)
+    let handledByApp: boolean | undefined;
+    const stopJsdom = (event: Event) => {
+      handledByApp = event.defaultPrevented;
+      event.preventDefault();
+    };
+    document.addEventListener('click', stopJsdom);
     fireEvent.click(link);
-    await waitFor(() => expect(app.location().pathname).toBe('/operator/sessions'));
+    document.removeEventListener('click', stopJsdom);
+    expect(handledByApp).toBe(false);
+    expect(app.location().pathname).toBe('/settings/account');
   });
 
   it('changes the nickname and stores the new token', async () => {
