@@ -344,7 +344,7 @@ describe('social sign-up and completion', () => {
     type(field(form, '닉네임'), '새개미');
     fireEvent.submit(form);
     await waitFor(() => expect(app.location().pathname).toBe('/settings'));
-    expect(server.find('POST', '/api/auth/oidc/signup')[0]!.body).toEqual({ ticket: 'TK', nickname: '새개미' });
+    expect(server.find('POST', '/api/auth/oidc/signup')[0]!.body).toEqual({ ticket: 'TK', nickname: '새개미', consents: [] });
     expect(window.localStorage.getItem('AUTH_TOKEN')).toBe(token);
   });
 
