@@ -111,7 +111,7 @@ async fn a_sign_up_accepts_the_current_versions_and_a_new_version_is_asked_again
         .json()
         .await
         .unwrap();
-    let consents = export["accounts"]["consents"].as_array().cloned().unwrap_or_default();
+    let consents = export["consents"].as_array().cloned().unwrap_or_default();
     assert_eq!(consents.len(), 3, "{export}");
 }
 
