@@ -10,7 +10,7 @@ use figment::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    accounts::AccountsConfig, market::MarketConfig, observability::ObservabilityConfig,
+    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig, observability::ObservabilityConfig,
     portfolio::PortfolioConfig,
 };
 
@@ -73,6 +73,9 @@ pub struct Config {
     /// The observability ingest and its data (`[observability]`).
     #[serde(default)]
     pub observability: ObservabilityConfig,
+    /// The SMTP server for e-mail (`[mail]`).
+    #[serde(default)]
+    pub mail: MailConfig,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -105,6 +108,7 @@ impl Default for Config {
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
             observability: ObservabilityConfig::default(),
+            mail: MailConfig::default(),
         }
     }
 }
@@ -282,12 +286,13 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
 
 impl Config {
     /// The areas' sections: one line per area (beside its field above).
-    fn sections(&self) -> [&dyn AnySection; 4] {
+    fn sections(&self) -> [&dyn AnySection; 5] {
         [
             &self.accounts,
             &self.market,
             &self.portfolio,
             &self.observability,
+            &self.mail,
         ]
     }
 
@@ -361,6 +366,13 @@ impl Config {
             return Err(ConfigError::key(
                 "public_url",
                 "must start with http:// or https://",
+            ));
+        }
+        if self.mail.enabled() && self.public_url.is_empty() {
+            // The links in mail point there; never at a request's Host header.
+            return Err(ConfigError::key(
+                "public_url",
+                "required when `[mail]` is configured (the links in e-mail point there)",
             ));
         }
         for url in &self.delayed_scripts {
@@ -534,6 +546,7 @@ impl fmt::Debug for Config {
             .field("market", &self.market)
             .field("portfolio", &self.portfolio)
             .field("observability", &self.observability)
+            .field("mail", &self.mail)
             .finish_non_exhaustive()
     }
 }
@@ -719,6 +732,31 @@ mod tests {
         let shown = format!("{c:?}");
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("moat:***@db"), "{shown}");
+    }
+
+    #[test]
+    fn mail_settings_come_from_moat_mail_env_and_need_a_public_url() {
+        Jail::expect_with(|jail| {
+            jail.set_env("MOAT_MAIL_HOST", "smtp.example.com");
+            jail.set_env("MOAT_MAIL_PORT", "465");
+            jail.set_env("MOAT_MAIL_TLS", "tls");
+            jail.set_env("MOAT_MAIL_USERNAME", "moat");
+            jail.set_env("MOAT_MAIL_PASSWORD", "hunter2");
+            jail.set_env("MOAT_MAIL_FROM", "Moat <no-reply@example.com>");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("public_url"), "{err}");
+            jail.set_env("MOAT_PUBLIC_URL", "https://moat.example.com");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.mail.host, "smtp.example.com");
+            assert_eq!(c.mail.port, 465);
+            assert_eq!(c.mail.tls, crate::mail::MailTls::Tls);
+            assert_eq!(c.mail.password.expose(), "hunter2");
+            let shown = format!("{c:?}");
+            assert!(!shown.contains("hunter2"), "the password is redacted: {shown}");
+            Ok(())
+        });
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod config;
 pub mod http;
 pub mod hub;
 pub mod logging;
+pub mod mail;
 pub mod market;
 pub mod member_data;
 pub mod observability;

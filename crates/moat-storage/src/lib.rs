@@ -20,8 +20,8 @@ use std::{sync::Arc, time::Duration};
 use async_trait::async_trait;
 
 pub use accounts::{
-    AccountsStorage, Identity, NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser,
-    Ticket, TicketKind, User,
+    AccountsStorage, Consent, Identity, LegalDocument, LegalKind, MailToken, MailTokenKind,
+    NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser, Ticket, TicketKind, User,
 };
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use observability::ObservabilityStorage;

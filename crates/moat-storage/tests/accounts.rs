@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use chrono::Utc;
 use moat_storage::{
-    testing::TestDatabase, NewIdentity, NewUser, PendingLogin, Role, Session, Storage,
+    testing::TestDatabase, LegalKind, MailToken, MailTokenKind, NewIdentity, NewUser, PendingLogin,
+    Role,
+    Session, Storage,
     StorageError, Ticket, TicketKind,
 };
 use uuid::Uuid;
@@ -333,5 +335,175 @@ async fn a_stored_role_that_is_unknown_is_an_error_not_a_member() {
             "{:?}",
             db.backend
         );
+    }
+}
+
+fn mail_token(hash: &str, kind: MailTokenKind, user_id: i64, now: i64) -> MailToken {
+    MailToken {
+        token_hash: hash.into(),
+        kind,
+        user_id,
+        email: "a@x.io".into(),
+        created_at: now,
+        expires_at: now + 1800,
+    }
+}
+
+#[tokio::test]
+async fn a_mail_token_is_taken_once_of_its_own_kind_and_not_after_it_expires() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let u = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
+        let now = 1_000_000;
+        let t = mail_token("h1", MailTokenKind::ResetPassword, u.id, now);
+        s.insert_mail_token(&t).await.unwrap();
+        s.insert_mail_token(&mail_token("h2", MailTokenKind::ResetPassword, u.id, now))
+            .await
+            .unwrap();
+        let backend = db.backend;
+        assert_eq!(
+            s.peek_mail_token("h1", MailTokenKind::ResetPassword, now)
+                .await
+                .unwrap()
+                .as_ref(),
+            Some(&t),
+            "a peek leaves it in place ({backend:?})"
+        );
+        assert_eq!(
+            s.take_mail_token("h1", MailTokenKind::VerifyEmail, now).await.unwrap(),
+            None,
+            "another kind does not take it ({backend:?})"
+        );
+        assert_eq!(
+            s.take_mail_token("h1", MailTokenKind::ResetPassword, now + 1)
+                .await
+                .unwrap(),
+            Some(t),
+            "{backend:?}"
+        );
+        assert_eq!(
+            s.take_mail_token("h1", MailTokenKind::ResetPassword, now + 1)
+                .await
+                .unwrap(),
+            None,
+            "single use ({backend:?})"
+        );
+        assert_eq!(
+            s.take_mail_token("h2", MailTokenKind::ResetPassword, now + 1800)
+                .await
+                .unwrap(),
+            None,
+            "expired at expires_at ({backend:?})"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_members_mail_tokens_are_listed_deleted_by_kind_and_go_with_the_account() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let u = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
+        let now = 1_000_000;
+        for (h, k) in [
+            ("r1", MailTokenKind::ResetPassword),
+            ("r2", MailTokenKind::ResetPassword),
+            ("v1", MailTokenKind::VerifyEmail),
+        ] {
+            s.insert_mail_token(&mail_token(h, k, u.id, now)).await.unwrap();
+        }
+        assert_eq!(s.mail_tokens_of(u.id, now).await.unwrap().len(), 3);
+        assert_eq!(
+            s.delete_mail_tokens(u.id, MailTokenKind::ResetPassword)
+                .await
+                .unwrap(),
+            2
+        );
+        let left = s.mail_tokens_of(u.id, now).await.unwrap();
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].kind, MailTokenKind::VerifyEmail);
+        assert!(s.mail_tokens_of(u.id, now + 1800).await.unwrap().is_empty());
+        s.delete_user(u.id, Utc::now()).await.unwrap();
+        assert!(
+            s.take_mail_token("v1", MailTokenKind::VerifyEmail, now)
+                .await
+                .unwrap()
+                .is_none(),
+            "deletion removes the tokens ({:?})",
+            db.backend
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_email_is_verified_only_while_it_is_the_members_and_forgotten_on_deletion() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let u = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
+        assert_eq!(u.email_verified_at, None);
+        let at = Utc::now();
+        assert!(!s.set_email_verified(u.id, "old@x.io", at).await.unwrap());
+        assert!(s.set_email_verified(u.id, "a@x.io", at).await.unwrap());
+        let read = s.user_by_id(u.id).await.unwrap().unwrap();
+        assert_eq!(
+            read.email_verified_at.map(|t| t.timestamp()),
+            Some(at.timestamp()),
+            "{:?}",
+            db.backend
+        );
+        s.delete_user(u.id, Utc::now()).await.unwrap();
+        let gone = s.user_by_id(u.id).await.unwrap().unwrap();
+        assert_eq!(gone.email_verified_at, None);
+    }
+}
+
+#[tokio::test]
+async fn legal_documents_get_versions_per_kind_and_consents_go_with_the_account() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let backend = db.backend;
+        assert!(s.current_legal_documents().await.unwrap().is_empty());
+        let t1 = s
+            .publish_legal_document(LegalKind::Terms, "terms v1", Utc::now())
+            .await
+            .unwrap();
+        let t2 = s
+            .publish_legal_document(LegalKind::Terms, "terms v2", Utc::now())
+            .await
+            .unwrap();
+        let p1 = s
+            .publish_legal_document(LegalKind::Privacy, "privacy v1", Utc::now())
+            .await
+            .unwrap();
+        assert_eq!((t1.version, t2.version, p1.version), (1, 2, 1), "{backend:?}");
+        let current = s.current_legal_documents().await.unwrap();
+        let summary: Vec<_> = current
+            .iter()
+            .map(|d| (d.kind, d.version, d.body.as_str()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (LegalKind::Terms, 2, "terms v2"),
+                (LegalKind::Privacy, 1, "privacy v1")
+            ],
+            "{backend:?}"
+        );
+
+        let u = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
+        s.record_consent(u.id, LegalKind::Terms, 2, Utc::now()).await.unwrap();
+        s.record_consent(u.id, LegalKind::Terms, 2, Utc::now())
+            .await
+            .expect("accepting again changes nothing");
+        s.record_consent(u.id, LegalKind::Privacy, 1, Utc::now()).await.unwrap();
+        let consents: Vec<_> = s
+            .consents_of(u.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.kind, c.version))
+            .collect();
+        assert_eq!(consents, [(LegalKind::Terms, 2), (LegalKind::Privacy, 1)]);
+        s.delete_user(u.id, Utc::now()).await.unwrap();
+        assert!(s.consents_of(u.id).await.unwrap().is_empty(), "{backend:?}");
     }
 }

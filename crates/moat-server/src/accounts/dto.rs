@@ -13,6 +13,12 @@ pub struct SignupRequest {
     pub email: String,
     pub password: String,
     pub nickname: String,
+    /// The current version of every published document (`GET /api/legal`), accepted.
+    #[serde(default)]
+    pub consents: Vec<ConsentGiven>,
+    /// The language of the verification mail (default `ko`).
+    #[serde(default)]
+    pub language: MailLanguage,
 }
 
 /// A log-in token (spec §3).
@@ -61,8 +67,13 @@ pub struct Me {
     pub premium: bool,
     /// Whether the account has a password (else social log-in only).
     pub has_password: bool,
+    /// Whether a link sent to `email` has been opened (always `false` without one).
+    pub email_verified: bool,
     /// Ids of the linked social log-in providers.
     pub providers: Vec<String>,
+    /// Documents (`terms`, `privacy`) whose current version the member has not accepted
+    /// yet: the web app asks before going on.
+    pub consent_required: Vec<String>,
     /// RFC 3339.
     pub created_at: String,
 }
@@ -98,6 +109,9 @@ pub struct OidcSignupRequest {
     /// The ticket from `/signup/social#ticket=…`.
     pub ticket: String,
     pub nickname: String,
+    /// The current version of every published document, accepted.
+    #[serde(default)]
+    pub consents: Vec<ConsentGiven>,
 }
 
 /// A provider as the log-in screen lists it.
@@ -123,6 +137,83 @@ pub struct CallbackParams {
     pub code: Option<String>,
     pub state: Option<String>,
     pub error: Option<String>,
+}
+
+/// The language of a mail's text.
+#[derive(Deserialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MailLanguage {
+    #[default]
+    Ko,
+    En,
+}
+
+/// Whether "forgot password" can send a link (`[mail]` is configured); when not,
+/// members ask the operator (`moat admin set-password`).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PasswordResetAvailability {
+    pub available: bool,
+}
+
+/// "Send me a reset link."
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordResetRequest {
+    pub email: String,
+    /// The language of the mail (default `ko`).
+    #[serde(default)]
+    pub language: MailLanguage,
+}
+
+/// A new password set from the link of a reset mail.
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordResetConfirm {
+    /// The token of the link (`/reset-password#token=…`).
+    pub token: String,
+    pub new_password: String,
+}
+
+/// "Send the verification link again."
+#[derive(Deserialize, ToSchema, Default)]
+pub struct EmailVerificationRequest {
+    /// The language of the mail (default `ko`).
+    #[serde(default)]
+    pub language: MailLanguage,
+}
+
+/// The token of a verification link (`/verify-email#token=…`).
+#[derive(Deserialize, ToSchema)]
+pub struct EmailVerificationConfirm {
+    pub token: String,
+}
+
+/// One version of the terms (`terms`) or the privacy policy (`privacy`).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct LegalDocumentInfo {
+    pub kind: String,
+    pub version: i64,
+    /// The text (plain, paragraphs separated by blank lines).
+    pub body: String,
+    /// RFC 3339.
+    pub published_at: String,
+}
+
+/// The acceptance of one version of one document.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
+pub struct ConsentGiven {
+    /// `terms` or `privacy`.
+    pub kind: String,
+    pub version: i64,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AcceptConsentsRequest {
+    pub consents: Vec<ConsentGiven>,
+}
+
+/// A new version of a document, published by an operator.
+#[derive(Deserialize, ToSchema)]
+pub struct PublishLegalRequest {
+    pub body: String,
 }
 
 /// A time as the accounts API writes it: RFC 3339, whole seconds, `Z`.

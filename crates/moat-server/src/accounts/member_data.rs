@@ -1,5 +1,5 @@
-//! The accounts' part of a member's data: the account, its linked log-ins and its
-//! sessions; deleting it turns the account into a tombstone and closes the member's
+//! The accounts' part of a member's data: the account, its linked log-ins, its
+//! sessions, its unused mail links and its consents; deleting it turns the account into a tombstone and closes the member's
 //! sockets.
 
 use async_trait::async_trait;
@@ -23,6 +23,30 @@ pub struct AccountsExport {
     pub account: Me,
     pub identities: Vec<ExportedIdentity>,
     pub sessions: Vec<ExportedSession>,
+    /// Links sent by e-mail that are still usable (the tokens themselves are kept
+    /// only hashed, and are not exported).
+    pub mail_links: Vec<ExportedMailLink>,
+    /// The versions of the terms and the privacy policy accepted.
+    pub consents: Vec<ExportedConsent>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ExportedConsent {
+    /// `terms` or `privacy`.
+    pub kind: String,
+    pub version: i64,
+    pub accepted_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ExportedMailLink {
+    /// `verify_email` or `reset_password`.
+    pub kind: String,
+    /// The address it was sent to.
+    pub email: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    pub expires_at: i64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -61,12 +85,22 @@ impl MemberData for AccountsState {
             table: "sessions",
             column: "user_id",
         },
+        MemberTable {
+            table: "mail_tokens",
+            column: "user_id",
+        },
+        MemberTable {
+            table: "consents",
+            column: "user_id",
+        },
     ];
 
     async fn export(&self, member: &Member) -> Result<AccountsExport, ApiError> {
         let user = &member.user;
         let identities = self.storage.identities_of(user.id).await?;
         let sessions = self.storage.sessions_of(user.id).await?;
+        let mail_tokens = self.storage.mail_tokens_of(user.id, self.auth.now()).await?;
+        let consents = self.storage.consents_of(user.id).await?;
         Ok(AccountsExport {
             account: me_of(self, user).await?,
             identities: identities
@@ -85,6 +119,23 @@ impl MemberData for AccountsState {
                     issued_at: s.issued_at,
                     expires_at: s.expires_at,
                     revoked_at: s.revoked_at,
+                })
+                .collect(),
+            mail_links: mail_tokens
+                .into_iter()
+                .map(|t| ExportedMailLink {
+                    kind: t.kind.as_str().to_owned(),
+                    email: t.email,
+                    created_at: t.created_at,
+                    expires_at: t.expires_at,
+                })
+                .collect(),
+            consents: consents
+                .into_iter()
+                .map(|c| ExportedConsent {
+                    kind: c.kind.as_str().to_owned(),
+                    version: c.version,
+                    accepted_at: rfc3339(c.accepted_at),
                 })
                 .collect(),
         })

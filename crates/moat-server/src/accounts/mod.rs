@@ -12,12 +12,14 @@
 //! - [`oidc`]: the OpenID Connect providers (discovery, authorization, code exchange)
 //! - [`topics`]: the private `member:{id}:…` topics of the live stream
 //! - [`rate_limit`]: the log-in back-off and sign-up limits behind the
-//!   [`rate_limit::Limiter`] trait
+//!   [`rate_limit::Limiter`] trait, and the mail limits
+//! - `service::mail`, `mail_texts`: password reset and email verification by e-mail
 
 mod config;
 pub mod dto;
 pub mod extract;
 mod handlers;
+mod mail_texts;
 mod member_data;
 pub mod oidc;
 mod pages;
@@ -49,6 +51,8 @@ pub use pages::{MEMBER_PROFILE, PAGES};
 pub const OIDC_TTL: Duration = Duration::from_secs(10 * 60);
 /// A social-only member may delete the account with a session this young.
 pub const RECENT_LOGIN: Duration = Duration::from_secs(10 * 60);
+/// A link sent by e-mail (password reset, email verification) works this long, once.
+pub const MAIL_LINK_TTL: Duration = Duration::from_secs(30 * 60);
 /// The response header carrying a renewed token.
 pub const RENEWED_TOKEN_HEADER: &str = "x-moat-token";
 
@@ -60,6 +64,18 @@ pub struct AccountsState {
     pub auth: Arc<Auth>,
     pub hub: Arc<crate::hub::Hub>,
     pub config: Arc<crate::Config>,
+    /// Where the links of password resets and verifications go; `None` without
+    /// `[mail]`.
+    pub mailer: Option<Arc<dyn crate::mail::Mailer>>,
+    pub mail_limits: Arc<MailLimits>,
+}
+
+/// The limits of mail requests (see [`rate_limit::MAIL_WINDOW`]).
+pub struct MailLimits {
+    /// "Send me a reset link" per client IP.
+    pub reset_per_ip: rate_limit::WindowLimiter,
+    /// Mails per address (reset) or member (verification).
+    pub per_address: rate_limit::WindowLimiter,
 }
 
 impl AccountsState {
@@ -71,13 +87,21 @@ impl AccountsState {
         hub: &Arc<crate::hub::Hub>,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Self> {
-        let auth = Auth::with_clock(&config.accounts, &config.data_dir, clock)?;
+        let auth = Auth::with_clock(&config.accounts, &config.data_dir, clock.clone())?;
         topics::register(hub);
+        let mailer = crate::mail::SmtpMailer::from_config(&config.mail)?
+            .map(|m| Arc::new(m) as Arc<dyn crate::mail::Mailer>);
+        let window = |limit| rate_limit::WindowLimiter::new(limit, rate_limit::MAIL_WINDOW, clock.clone());
         Ok(Self {
             storage,
             auth: Arc::new(auth),
             hub: hub.clone(),
             config: config.clone(),
+            mailer,
+            mail_limits: Arc::new(MailLimits {
+                reset_per_ip: window(rate_limit::RESET_REQUESTS_PER_IP),
+                per_address: window(rate_limit::MAILS_PER_ADDRESS),
+            }),
         })
     }
 }
@@ -106,6 +130,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
             handlers::oidc::callback_form
         ))
         .routes(routes!(handlers::oidc::oidc_signup))
+        .routes(routes!(
+            handlers::mail::password_reset_availability,
+            handlers::mail::request_password_reset
+        ))
+        .routes(routes!(handlers::mail::reset_password))
+        .routes(routes!(handlers::mail::request_verification))
+        .routes(routes!(handlers::mail::confirm_verification))
+        .routes(routes!(handlers::legal::list_legal))
+        .routes(routes!(handlers::legal::publish_legal))
+        .routes(routes!(handlers::legal::accept_consents))
 }
 
 /// Everything the auth handlers share, built once at start.

@@ -57,6 +57,48 @@ pub const PAGES: &[PageRoute] = &[
         replay_styles: false,
     },
     PageRoute {
+        path: "/forgot-password",
+        title: Text {
+            ko: "비밀번호 찾기 — Moat",
+            en: "Forgot your password — Moat",
+        },
+        description: Text {
+            ko: "가입한 이메일로 비밀번호 재설정 링크를 받으세요.",
+            en: "Get a link to reset your password at the email you signed up with.",
+        },
+        noindex: true,
+        lookup: None,
+        replay_styles: false,
+    },
+    PageRoute {
+        path: "/reset-password",
+        title: Text {
+            ko: "새 비밀번호 정하기 — Moat",
+            en: "Choose a new password — Moat",
+        },
+        description: Text {
+            ko: "메일로 받은 링크로 새 비밀번호를 정하세요.",
+            en: "Choose a new password with the link from your mail.",
+        },
+        noindex: true,
+        lookup: None,
+        replay_styles: false,
+    },
+    PageRoute {
+        path: "/verify-email",
+        title: Text {
+            ko: "이메일 확인 — Moat",
+            en: "Confirm your email — Moat",
+        },
+        description: Text {
+            ko: "Moat 계정의 이메일 주소를 확인합니다.",
+            en: "Confirms the email address of your Moat account.",
+        },
+        noindex: true,
+        lookup: None,
+        replay_styles: false,
+    },
+    PageRoute {
         path: "/auth/complete",
         title: Text {
             ko: "로그인 중 — Moat",

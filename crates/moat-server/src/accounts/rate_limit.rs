@@ -135,6 +135,55 @@ pub trait Limiter: Send + Sync {
     async fn settle_signup(&self, permit: SignupPermit, outcome: Outcome) -> anyhow::Result<()>;
 }
 
+/// The window of the mail limits.
+pub const MAIL_WINDOW: Duration = Duration::from_secs(60 * 60);
+/// "Send me a reset link" requests per client IP per [`MAIL_WINDOW`]; over it: `429`.
+pub const RESET_REQUESTS_PER_IP: u32 = 10;
+/// Mails of one kind sent to one address (or member) per [`MAIL_WINDOW`]; over it the
+/// request is answered as usual and nothing is sent (so the answer still says nothing
+/// about the address).
+pub const MAILS_PER_ADDRESS: u32 = 3;
+
+/// A count of events per key in a sliding window (the mail limits), in memory per
+/// instance like [`MemoryLimiter`].
+pub struct WindowLimiter {
+    clock: Arc<dyn Clock>,
+    limit: u32,
+    window: Duration,
+    events: Mutex<HashMap<String, VecDeque<SystemTime>>>,
+}
+
+impl WindowLimiter {
+    pub fn new(limit: u32, window: Duration, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            clock,
+            limit,
+            window,
+            events: Mutex::default(),
+        }
+    }
+
+    /// Counts one event for `key`, or refuses (counting nothing) with the wait until
+    /// the oldest event in the window leaves it.
+    pub fn take(&self, key: &str) -> Result<(), Duration> {
+        let now = self.clock.now();
+        let mut map = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= SWEEP_AT {
+            map.retain(|_, q| q.back().is_some_and(|t| since(now, *t) < self.window));
+        }
+        let q = map.entry(key.to_owned()).or_default();
+        while q.front().is_some_and(|t| since(now, *t) >= self.window) {
+            q.pop_front();
+        }
+        if q.len() >= self.limit as usize {
+            let oldest = q.front().copied().unwrap_or(now);
+            return Err((self.window.saturating_sub(since(now, oldest))).max(Duration::from_secs(1)));
+        }
+        q.push_back(now);
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Failures {
     /// Failures, in flight ones included.
@@ -490,5 +539,26 @@ mod tests {
             extra += 1;
         }
         assert_eq!(made + extra, ALLOWANCE);
+    }
+
+    #[test]
+    fn the_mail_limits_are_ten_requests_per_ip_and_three_mails_per_address_an_hour() {
+        assert_eq!(MAIL_WINDOW, Duration::from_secs(3600));
+        assert_eq!(RESET_REQUESTS_PER_IP, 10);
+        assert_eq!(MAILS_PER_ADDRESS, 3);
+    }
+
+    #[test]
+    fn a_window_limiter_refuses_past_its_limit_until_the_oldest_event_leaves() {
+        let clock = Arc::new(ManualClock::starting_now());
+        let w = WindowLimiter::new(2, Duration::from_secs(60), clock.clone());
+        assert!(w.take("a").is_ok());
+        clock.advance(Duration::from_secs(10));
+        assert!(w.take("a").is_ok());
+        assert!(w.take("b").is_ok(), "keys are apart");
+        assert_eq!(w.take("a"), Err(Duration::from_secs(50)));
+        clock.advance(Duration::from_secs(50));
+        assert!(w.take("a").is_ok(), "the first event left the window");
+        assert!(w.take("a").is_err(), "the refused one was not counted, the second still is");
     }
 }

@@ -119,6 +119,14 @@ error_codes! {
     PasswordWrong = "password_wrong",
     /// A social log-in ticket expired or was used.
     TicketExpired = "ticket_expired",
+    /// The link of a mail (password reset, email verification) expired, was used or
+    /// was never sent.
+    LinkExpired = "link_expired",
+    /// The server sends no e-mail (`[mail]` is not configured): ask the operator.
+    MailNotConfigured = "mail_not_configured",
+    /// `params.kinds`: the documents (`terms`, `privacy`) whose current version must be
+    /// accepted.
+    ConsentRequired = "consent_required",
 
     // Market data.
     QuoteUnavailable = "quote_unavailable",

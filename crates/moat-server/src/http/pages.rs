@@ -466,6 +466,9 @@ mod tests {
             "/signup/social",
             "/auth/complete",
             "/settings/account",
+            "/forgot-password",
+            "/reset-password",
+            "/verify-email",
         ] {
             let html = render(
                 TEMPLATE,

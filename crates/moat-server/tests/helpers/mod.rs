@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use std::{future::Future, path::Path, sync::Arc, time::Duration};
 
 use moat_server::{

@@ -1,5 +1,6 @@
 //! Accounts and identity: members, their social identities, token sessions, and the
-//! short-lived OpenID Connect records (pending log-ins, sign-up and link tickets).
+//! short-lived OpenID Connect records (pending log-ins, sign-up and link tickets), and
+//! the tokens of links sent by e-mail (verification, password reset).
 //!
 //! The SQL (`sql.rs`) is portable (`$n` parameters, which SQLite also accepts;
 //! `RETURNING`; `ON CONFLICT`), so one implementation, generic over the database
@@ -56,6 +57,8 @@ pub struct User {
     pub banned_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub deleted_at: Option<DateTime<Utc>>,
+    /// When the current email was proved the member's (a link sent to it was opened).
+    pub email_verified_at: Option<DateTime<Utc>>,
 }
 
 impl User {
@@ -164,6 +167,161 @@ pub struct Ticket {
     pub expires_at: i64,
 }
 
+/// What a link sent by e-mail lets its holder do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailTokenKind {
+    /// Prove that the address is the member's.
+    VerifyEmail,
+    /// Set a new password without the old one.
+    ResetPassword,
+}
+
+impl MailTokenKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailTokenKind::VerifyEmail => "verify_email",
+            MailTokenKind::ResetPassword => "reset_password",
+        }
+    }
+
+    /// The kind a stored value names; an unknown value is an error.
+    fn parse(s: &str) -> Result<Self, StorageError> {
+        match s {
+            "verify_email" => Ok(MailTokenKind::VerifyEmail),
+            "reset_password" => Ok(MailTokenKind::ResetPassword),
+            _ => Err(StorageError::Invalid("stored mail token kind is unknown")),
+        }
+    }
+}
+
+/// A link sent by e-mail, stored under the SHA-256 of its token. Times are Unix
+/// seconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailToken {
+    pub token_hash: String,
+    pub kind: MailTokenKind,
+    pub user_id: i64,
+    /// The address the link was sent to.
+    pub email: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct MailTokenRow {
+    pub token_hash: String,
+    pub kind: String,
+    pub user_id: i64,
+    pub email: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+impl TryFrom<MailTokenRow> for MailToken {
+    type Error = StorageError;
+
+    fn try_from(r: MailTokenRow) -> Result<Self, StorageError> {
+        Ok(MailToken {
+            token_hash: r.token_hash,
+            kind: MailTokenKind::parse(&r.kind)?,
+            user_id: r.user_id,
+            email: r.email,
+            created_at: r.created_at,
+            expires_at: r.expires_at,
+        })
+    }
+}
+
+/// A document members consent to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LegalKind {
+    Terms,
+    Privacy,
+}
+
+impl LegalKind {
+    /// Every kind, in the order they are shown.
+    pub const ALL: [LegalKind; 2] = [LegalKind::Terms, LegalKind::Privacy];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LegalKind::Terms => "terms",
+            LegalKind::Privacy => "privacy",
+        }
+    }
+
+    /// The kind a value names (`terms`, `privacy`), if any.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "terms" => Some(LegalKind::Terms),
+            "privacy" => Some(LegalKind::Privacy),
+            _ => None,
+        }
+    }
+
+    fn parse_stored(s: &str) -> Result<Self, StorageError> {
+        Self::parse(s).ok_or(StorageError::Invalid("stored legal document kind is unknown"))
+    }
+}
+
+/// One published version of the terms or the privacy policy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegalDocument {
+    pub kind: LegalKind,
+    /// 1, 2, … per kind.
+    pub version: i64,
+    pub body: String,
+    pub published_at: DateTime<Utc>,
+}
+
+/// A member's acceptance of one version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Consent {
+    pub kind: LegalKind,
+    pub version: i64,
+    pub accepted_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct LegalRow {
+    pub kind: String,
+    pub version: i64,
+    pub body: String,
+    pub published_at: DateTime<Utc>,
+}
+
+impl TryFrom<LegalRow> for LegalDocument {
+    type Error = StorageError;
+
+    fn try_from(r: LegalRow) -> Result<Self, StorageError> {
+        Ok(LegalDocument {
+            kind: LegalKind::parse_stored(&r.kind)?,
+            version: r.version,
+            body: r.body,
+            published_at: r.published_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct ConsentRow {
+    pub kind: String,
+    pub version: i64,
+    pub accepted_at: DateTime<Utc>,
+}
+
+impl TryFrom<ConsentRow> for Consent {
+    type Error = StorageError;
+
+    fn try_from(r: ConsentRow) -> Result<Self, StorageError> {
+        Ok(Consent {
+            kind: LegalKind::parse_stored(&r.kind)?,
+            version: r.version,
+            accepted_at: r.accepted_at,
+        })
+    }
+}
+
 /// The setting whose insertion decides the operator: the transaction that creates it
 /// created the first account.
 pub(crate) const FIRST_USER_SETTING: &str = "accounts.first_user";
@@ -270,6 +428,67 @@ pub trait AccountsStorage: Send + Sync {
         kind: TicketKind,
         now: i64,
     ) -> Result<Option<Ticket>, StorageError>;
+
+    /// Stores the token of a link sent by e-mail (and drops expired ones).
+    async fn insert_mail_token(&self, token: &MailToken) -> Result<(), StorageError>;
+
+    /// The live token of this hash and kind, left in place.
+    async fn peek_mail_token(
+        &self,
+        token_hash: &str,
+        kind: MailTokenKind,
+        now: i64,
+    ) -> Result<Option<MailToken>, StorageError>;
+
+    /// Removes and returns the live token of this hash and kind: single use, a second
+    /// call (or one after `expires_at`) returns `None`.
+    async fn take_mail_token(
+        &self,
+        token_hash: &str,
+        kind: MailTokenKind,
+        now: i64,
+    ) -> Result<Option<MailToken>, StorageError>;
+
+    /// Deletes the member's tokens of this kind (the other links stop working);
+    /// returns how many.
+    async fn delete_mail_tokens(&self, user_id: i64, kind: MailTokenKind)
+        -> Result<u64, StorageError>;
+
+    /// The member's unexpired and unused tokens, oldest first (the member's export).
+    async fn mail_tokens_of(&self, user_id: i64, now: i64) -> Result<Vec<MailToken>, StorageError>;
+
+    /// Publishes a new version of `kind` (the latest plus one, from 1); a version
+    /// published in parallel is `Conflict("version")`.
+    async fn publish_legal_document(
+        &self,
+        kind: LegalKind,
+        body: &str,
+        at: DateTime<Utc>,
+    ) -> Result<LegalDocument, StorageError>;
+
+    /// The latest version of each kind that has one.
+    async fn current_legal_documents(&self) -> Result<Vec<LegalDocument>, StorageError>;
+
+    /// Records that the member accepted `version` of `kind` (again: no change).
+    async fn record_consent(
+        &self,
+        user_id: i64,
+        kind: LegalKind,
+        version: i64,
+        at: DateTime<Utc>,
+    ) -> Result<(), StorageError>;
+
+    /// Every version the member accepted, by kind and version.
+    async fn consents_of(&self, user_id: i64) -> Result<Vec<Consent>, StorageError>;
+
+    /// Marks the member's email as verified at `at`, if it is still `email`; returns
+    /// whether it was.
+    async fn set_email_verified(
+        &self,
+        user_id: i64,
+        email: &str,
+        at: DateTime<Utc>,
+    ) -> Result<bool, StorageError>;
 }
 
 /// A `users` row as both backends return it.
@@ -285,6 +504,7 @@ pub(crate) struct UserRow {
     pub banned_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub deleted_at: Option<DateTime<Utc>>,
+    pub email_verified_at: Option<DateTime<Utc>>,
 }
 
 impl UserRow {
@@ -301,6 +521,7 @@ impl UserRow {
             banned_at: self.banned_at,
             created_at: self.created_at,
             deleted_at: self.deleted_at,
+            email_verified_at: self.email_verified_at,
         })
     }
 }
@@ -401,7 +622,7 @@ pub(crate) struct IdentityRow {
 
 pub(crate) const USER_COLUMNS: &str =
     "u.id, u.chat_user_id, u.email, u.nickname, u.password_hash, \
-     u.role, u.premium, u.banned_at, u.created_at, u.deleted_at";
+     u.role, u.premium, u.banned_at, u.created_at, u.deleted_at, u.email_verified_at";
 
 /// Maps a unique-constraint failure to `Conflict(field)`; other errors pass through.
 pub(crate) fn conflict_or(e: sqlx::Error) -> StorageError {

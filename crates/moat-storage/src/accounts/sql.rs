@@ -273,7 +273,8 @@ where
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE users SET email = NULL, nickname = NULL, nickname_folded = NULL,
-                 password_hash = NULL, premium = $1, deleted_at = $2
+                 password_hash = NULL, premium = $1, deleted_at = $2,
+                 email_verified_at = NULL
              WHERE id = $3 AND deleted_at IS NULL",
         )
         .bind(false)
@@ -289,6 +290,14 @@ where
             .execute(&mut *tx)
             .await?;
         sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM mail_tokens WHERE user_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM consents WHERE user_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -534,5 +543,200 @@ where
             .map(crate::accounts::Ticket::try_from)
             .transpose()?
             .filter(|t| t.expires_at > now))
+    }
+
+    async fn insert_mail_token(
+        &self,
+        t: &crate::accounts::MailToken,
+    ) -> Result<(), crate::StorageError> {
+        let _db = crate::probe::op("insert_mail_token");
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM mail_tokens WHERE expires_at <= $1")
+            .bind(t.created_at)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO mail_tokens (token_hash, kind, user_id, email, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&t.token_hash)
+        .bind(t.kind.as_str())
+        .bind(t.user_id)
+        .bind(&t.email)
+        .bind(t.created_at)
+        .bind(t.expires_at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn peek_mail_token(
+        &self,
+        token_hash: &str,
+        kind: crate::accounts::MailTokenKind,
+        now: i64,
+    ) -> Result<Option<crate::accounts::MailToken>, crate::StorageError> {
+        let _db = crate::probe::op("peek_mail_token");
+        let row: Option<crate::accounts::MailTokenRow> = sqlx::query_as(
+            "SELECT token_hash, kind, user_id, email, created_at, expires_at
+             FROM mail_tokens WHERE token_hash = $1 AND kind = $2 AND expires_at > $3",
+        )
+        .bind(token_hash)
+        .bind(kind.as_str())
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(crate::accounts::MailToken::try_from).transpose()
+    }
+
+    async fn take_mail_token(
+        &self,
+        token_hash: &str,
+        kind: crate::accounts::MailTokenKind,
+        now: i64,
+    ) -> Result<Option<crate::accounts::MailToken>, crate::StorageError> {
+        let _db = crate::probe::op("take_mail_token");
+        let row: Option<crate::accounts::MailTokenRow> = sqlx::query_as(
+            "DELETE FROM mail_tokens WHERE token_hash = $1 AND kind = $2
+             RETURNING token_hash, kind, user_id, email, created_at, expires_at",
+        )
+        .bind(token_hash)
+        .bind(kind.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row
+            .map(crate::accounts::MailToken::try_from)
+            .transpose()?
+            .filter(|t| t.expires_at > now))
+    }
+
+    async fn delete_mail_tokens(
+        &self,
+        user_id: i64,
+        kind: crate::accounts::MailTokenKind,
+    ) -> Result<u64, crate::StorageError> {
+        let _db = crate::probe::op("delete_mail_tokens");
+        let done = sqlx::query("DELETE FROM mail_tokens WHERE user_id = $1 AND kind = $2")
+            .bind(user_id)
+            .bind(kind.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    async fn mail_tokens_of(
+        &self,
+        user_id: i64,
+        now: i64,
+    ) -> Result<Vec<crate::accounts::MailToken>, crate::StorageError> {
+        let _db = crate::probe::op("mail_tokens_of");
+        let rows: Vec<crate::accounts::MailTokenRow> = sqlx::query_as(
+            "SELECT token_hash, kind, user_id, email, created_at, expires_at
+             FROM mail_tokens WHERE user_id = $1 AND expires_at > $2
+             ORDER BY created_at, token_hash",
+        )
+        .bind(user_id)
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(crate::accounts::MailToken::try_from)
+            .collect()
+    }
+
+    async fn set_email_verified(
+        &self,
+        user_id: i64,
+        email: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<bool, crate::StorageError> {
+        let _db = crate::probe::op("set_email_verified");
+        let done = sqlx::query(
+            "UPDATE users SET email_verified_at = $1
+             WHERE id = $2 AND email = $3 AND deleted_at IS NULL",
+        )
+        .bind(at)
+        .bind(user_id)
+        .bind(email)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn publish_legal_document(
+        &self,
+        kind: crate::accounts::LegalKind,
+        body: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<crate::accounts::LegalDocument, crate::StorageError> {
+        let _db = crate::probe::op("publish_legal_document");
+        let row: crate::accounts::LegalRow = sqlx::query_as(
+            "INSERT INTO legal_documents (kind, version, body, published_at)
+             SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3
+             FROM legal_documents WHERE kind = $4
+             RETURNING kind, version, body, published_at",
+        )
+        .bind(kind.as_str())
+        .bind(body)
+        .bind(at)
+        .bind(kind.as_str())
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| match crate::accounts::conflict_or(e) {
+            crate::StorageError::Conflict(_) => crate::StorageError::Conflict("version"),
+            other => other,
+        })?;
+        row.try_into()
+    }
+
+    async fn current_legal_documents(
+        &self,
+    ) -> Result<Vec<crate::accounts::LegalDocument>, crate::StorageError> {
+        let _db = crate::probe::op("current_legal_documents");
+        let rows: Vec<crate::accounts::LegalRow> = sqlx::query_as(
+            "SELECT d.kind, d.version, d.body, d.published_at FROM legal_documents d
+             WHERE d.version = (SELECT MAX(l.version) FROM legal_documents l WHERE l.kind = d.kind)
+             ORDER BY d.kind DESC",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(TryInto::try_into).collect()
+    }
+
+    async fn record_consent(
+        &self,
+        user_id: i64,
+        kind: crate::accounts::LegalKind,
+        version: i64,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), crate::StorageError> {
+        let _db = crate::probe::op("record_consent");
+        sqlx::query(
+            "INSERT INTO consents (user_id, kind, version, accepted_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (user_id, kind, version) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(kind.as_str())
+        .bind(version)
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn consents_of(
+        &self,
+        user_id: i64,
+    ) -> Result<Vec<crate::accounts::Consent>, crate::StorageError> {
+        let _db = crate::probe::op("consents_of");
+        let rows: Vec<crate::accounts::ConsentRow> = sqlx::query_as(
+            "SELECT kind, version, accepted_at FROM consents WHERE user_id = $1
+             ORDER BY kind DESC, version",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(TryInto::try_into).collect()
     }
 }

@@ -3,7 +3,7 @@
  * and the header's member item.
  */
 import type { Area } from '@/shared/area/types';
-import { lazyPage } from '@/shared/area/lazy';
+import { lazyComponent, lazyPage } from '@/shared/area/lazy';
 import { HeaderAccount } from './components/HeaderAccount';
 
 export type { authKo as AuthMessages } from './locales/ko';
@@ -18,10 +18,17 @@ export const authArea = {
     { path: '/signup', Page: lazyPage(pages, 'SignupPage') },
     { path: '/signup/social', Page: lazyPage(pages, 'SocialSignupPage') },
     { path: '/auth/complete', Page: lazyPage(pages, 'AuthCompletePage') },
+    { path: '/forgot-password', Page: lazyPage(pages, 'ForgotPasswordPage') },
+    { path: '/reset-password', Page: lazyPage(pages, 'ResetPasswordPage') },
+    { path: '/verify-email', Page: lazyPage(pages, 'VerifyEmailPage') },
     { path: '/settings/account', Page: lazyPage(pages, 'AccountRoute') },
     { path: '/u/:nickname', Page: lazyPage(pages, 'ProfilePage') },
   ],
   slots: {
-    header: [{ id: 'account', order: 20, Component: HeaderAccount }],
+    header: [
+      { id: 'account', order: 20, Component: HeaderAccount },
+      // Renders nothing unless the member must accept a new version of the terms or privacy policy.
+      { id: 'consent', order: 99, ...lazyComponent(() => import('./components/ConsentGate'), 'ConsentGate') },
+    ],
   },
 } as const satisfies Area;

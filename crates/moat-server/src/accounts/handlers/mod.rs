@@ -4,6 +4,8 @@
 //! [`Operator`](crate::accounts::extract::Operator)), never here.
 
 pub mod auth;
+pub mod legal;
+pub mod mail;
 pub mod me;
 pub mod oidc;
 pub mod users;

@@ -3,13 +3,17 @@
 //! verifies passwords, issues tokens and tells the hub, and answers tokens, domain
 //! values or the area's DTOs (errors as [`ApiError`]).
 
+mod consent;
 mod errors;
+mod mail;
 mod oidc;
 mod profile;
 mod sessions;
 mod signup;
 
+pub use consent::*;
 pub use errors::*;
+pub use mail::*;
 pub use oidc::*;
 pub use profile::*;
 pub use sessions::*;

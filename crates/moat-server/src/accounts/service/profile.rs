@@ -29,7 +29,9 @@ pub async fn me_of(state: &AccountsState, user: &User) -> Result<Me, ApiError> {
         role: user.role.into(),
         premium: user.premium,
         has_password: user.password_hash.is_some(),
+        email_verified: user.email.is_some() && user.email_verified_at.is_some(),
         providers: identities.into_iter().map(|i| i.provider).collect(),
+        consent_required: super::consent_required_of(state, user.id).await?,
         created_at: rfc3339(user.created_at),
     })
 }

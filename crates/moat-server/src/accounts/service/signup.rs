@@ -5,7 +5,10 @@ use std::{collections::BTreeMap, net::IpAddr};
 use moat_storage::{NewIdentity, NewUser, StorageError, TicketKind, User};
 use uuid::Uuid;
 
-use super::{conflict, email_taken, issue, nickname_taken, settle_signup};
+use super::{
+    check_signup_consents, conflict, email_taken, issue, nickname_taken, record_consents,
+    settle_signup,
+};
 use crate::{
     accounts::{
         dto::{OidcSignupRequest, SignupRequest},
@@ -39,16 +42,19 @@ pub async fn signup(
     if !fields.is_empty() {
         return Err(ApiError::invalid_fields(fields));
     }
+    let consents = check_signup_consents(state, &body.consents).await?;
     let permit = state.auth.limiter.reserve_signup(ip).await?;
     let created = create_password_account(state, email, body).await;
     // Only a made account uses up the allowance.
     settle_signup(state, permit, Outcome::of(&created)).await;
     let user = created?;
+    record_consents(state, user.id, &consents).await?;
     tracing::info!(
         user_id = user.id,
         role = user.role.as_str(),
         "account created"
     );
+    super::send_verification_in_background(state, &user, body.language);
     issue(state, &user).await
 }
 
@@ -114,6 +120,7 @@ pub async fn oidc_signup(
     if let Some(m) = check_nickname(&body.nickname) {
         return Err(ApiError::invalid_field("nickname", m));
     }
+    let consents = check_signup_consents(state, &body.consents).await?;
     let permit = state.auth.limiter.reserve_signup(ip).await?;
     let created = state
         .storage
@@ -142,6 +149,7 @@ pub async fn oidc_signup(
         .storage
         .take_ticket(&hash, TicketKind::Signup, state.auth.now())
         .await?;
+    record_consents(state, user.id, &consents).await?;
     tracing::info!(user_id = user.id, provider = ?ticket.provider, "account created (social)");
     issue(state, &user).await
 }

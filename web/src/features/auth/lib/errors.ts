@@ -21,6 +21,7 @@ const KNOWN_CODES = [
   'network_error',
   'oidc_failed',
   'oidc_cancelled',
+  'mail_not_configured',
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
 

@@ -17,8 +17,10 @@ import { Rule } from '../components/Rule';
 import { nicknameProblem, passwordProblem } from '../lib/rules';
 import '../components/auth.css';
 import { changePassword } from '../api/change-password';
+import { requestEmailVerification } from '../api/email-verification';
 import { exportMe } from '../api/export-me';
 import { providersQueryOptions } from '../api/oidc';
+import { passwordResetAvailabilityQueryOptions } from '../api/password-reset';
 import { updateMe } from '../api/update-me';
 import type { OidcProvider } from '../api/oidc';
 
@@ -59,6 +61,7 @@ export function AccountPage() {
         </section>
       ) : (
         <>
+          <VerifyEmailBanner me={me.data} />
           <ProfileSection me={me.data} providers={providers.data ?? []} />
           <NicknameSection me={me.data} />
           <PasswordSection me={me.data} />
@@ -292,6 +295,35 @@ function downloadJson(data: unknown, filename: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** An unverified email: says so and sends the link again (when the server sends mail). */
+function VerifyEmailBanner({ me }: { me: Me }) {
+  const { t, i18n } = useTranslation('auth');
+  const toast = useToast();
+  const mail = useQuery(passwordResetAvailabilityQueryOptions());
+  const mutation = useMutation({
+    mutationFn: requestEmailVerification,
+    onSuccess: () => toast.show(t('account.verifySent'), { tone: 'success' }),
+    onError: (error) => toast.show(errorMessage(t, error), { tone: 'error' }),
+  });
+  if (!me.email || me.email_verified || !mail.data?.available) return null;
+  return (
+    <section className="auth-notice" aria-labelledby="account-verify-title" data-testid="verify-banner">
+      <h2 id="account-verify-title" className="auth-notice__title">
+        {t('account.verifyTitle')}
+      </h2>
+      <p>{t('account.verifyBody', { email: me.email })}</p>
+      <button
+        type="button"
+        className="button button--secondary"
+        disabled={mutation.isPending}
+        onClick={() => mutation.mutate({ language: i18n.language === 'en' ? 'en' : 'ko' })}
+      >
+        {mutation.isPending ? t('account.verifySending') : t('account.verifySend')}
+      </button>
+    </section>
+  );
 }
 
 function DataSection({ me }: { me: Me }) {

@@ -133,6 +133,9 @@ export function LoginPage() {
         >
           {mutation.isPending ? t('login.submitting') : t('login.submit')}
         </button>
+        <AppLink to="/forgot-password" className="auth-form__forgot">
+          {t('login.forgot')}
+        </AppLink>
       </form>
     </section>
   );

@@ -14,6 +14,8 @@ import { Rule } from '../components/Rule';
 import { ProviderButtons } from '../components/ProviderButtons';
 import { emailLooksValid, nicknameProblem, passwordProblem } from '../lib/rules';
 import '../components/auth.css';
+import { ConsentChecks, consentsOf } from '../components/ConsentChecks';
+import { legalQueryOptions } from '../api/legal';
 import { providersQueryOptions } from '../api/oidc';
 import { signup } from '../api/signup';
 
@@ -23,7 +25,7 @@ type SignupField = 'email' | 'password' | 'nickname';
 
 /** `/signup`: email, password and nickname, with the rules shown live; the server decides. */
 export function SignupPage() {
-  const { t } = useTranslation('auth');
+  const { t, i18n } = useTranslation('auth');
   usePageMeta({ title: t('meta.signup.title'), description: t('meta.signup.description') });
   const auth = useAuth();
   const toast = useToast();
@@ -31,6 +33,9 @@ export function SignupPage() {
   const location = useLocation();
   const next = safeNext(new URLSearchParams(location.search).get('next'));
   const providers = useQuery(providersQueryOptions());
+  const legal = useQuery(legalQueryOptions());
+  const documents = legal.data ?? [];
+  const [accepted, setAccepted] = useState<ReadonlySet<string>>(new Set());
 
   const [values, setValues] = useState<Record<SignupField, string>>({ email: '', password: '', nickname: '' });
   const form = useAccountForm();
@@ -68,10 +73,19 @@ export function SignupPage() {
     form.clearField(name);
   };
 
+  const consentMissing = documents.some((d) => !accepted.has(d.kind));
+  const consentError = form.checked && consentMissing ? t('consent.required') : form.fields.consents;
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.check(Object.values(clientErrors), t('errors.checkFields'))) return;
-    mutation.mutate({ email, password: values.password, nickname: values.nickname.trim() });
+    if (!form.check([...Object.values(clientErrors), consentMissing], t('errors.checkFields'))) return;
+    mutation.mutate({
+      email,
+      password: values.password,
+      nickname: values.nickname.trim(),
+      consents: consentsOf(documents, accepted),
+      language: i18n.language === 'en' ? 'en' : 'ko',
+    });
   };
 
   const providerList = providers.data ?? [];
@@ -117,6 +131,20 @@ export function SignupPage() {
             error={errorOf('nickname')}
             onChange={change('nickname')}
             hint={<Rule met={nickname === undefined}>{t('rules.nickname')}</Rule>}
+          />
+          <ConsentChecks
+            documents={documents}
+            checked={accepted}
+            error={consentError}
+            onChange={(kind, on) => {
+              setAccepted((prev) => {
+                const next = new Set(prev);
+                if (on) next.add(kind);
+                else next.delete(kind);
+                return next;
+              });
+              form.clearField('consents');
+            }}
           />
           <button
             type="submit"

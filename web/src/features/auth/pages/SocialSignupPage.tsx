@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useLocation, useNavigate } from 'react-router';
 import { useAuth } from '@/entities/member/model/auth-context';
@@ -13,6 +13,8 @@ import { Rule } from '../components/Rule';
 import { fragmentParams } from '../lib/fragment';
 import { nicknameProblem } from '../lib/rules';
 import '../components/auth.css';
+import { ConsentChecks, consentsOf } from '../components/ConsentChecks';
+import { legalQueryOptions } from '../api/legal';
 import { oidcSignup } from '../api/oidc';
 
 export { messagesReady } from '../locales/messages';
@@ -40,6 +42,10 @@ export function SocialSignupPage() {
 
   const [nickname, setNickname] = useState('');
   const form = useAccountForm();
+  const legal = useQuery(legalQueryOptions());
+  const documents = legal.data ?? [];
+  const [accepted, setAccepted] = useState<ReadonlySet<string>>(new Set());
+  const consentMissing = documents.some((d) => !accepted.has(d.kind));
 
   const mutation = useMutation({
     mutationFn: oidcSignup,
@@ -60,8 +66,8 @@ export function SocialSignupPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.check([clientError, !handover.ticket], t('errors.checkFields')) || !handover.ticket) return;
-    mutation.mutate({ ticket: handover.ticket, nickname: nickname.trim() });
+    if (!form.check([clientError, !handover.ticket, consentMissing], t('errors.checkFields')) || !handover.ticket) return;
+    mutation.mutate({ ticket: handover.ticket, nickname: nickname.trim(), consents: consentsOf(documents, accepted) });
   };
 
   // A ticket problem (expired, used) is not the nickname's: start over.
@@ -110,6 +116,20 @@ export function SocialSignupPage() {
                   form.clearField('nickname');
                 }}
                 hint={<Rule met={problem === undefined}>{t('rules.nickname')}</Rule>}
+              />
+              <ConsentChecks
+                documents={documents}
+                checked={accepted}
+                error={form.checked && consentMissing ? t('consent.required') : form.fields.consents}
+                onChange={(kind, on) => {
+                  setAccepted((prev) => {
+                    const next = new Set(prev);
+                    if (on) next.add(kind);
+                    else next.delete(kind);
+                    return next;
+                  });
+                  form.clearField('consents');
+                }}
               />
               <button
                 type="submit"

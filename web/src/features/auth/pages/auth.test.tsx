@@ -299,7 +299,7 @@ describe('sign-up', () => {
     expect(within(form).getByText('올바른 이메일 주소를 입력해 주세요.')).toBeTruthy();
     expect(within(form).queryByText(/too common|Not an address/)).toBeNull();
     expect(screen.getByTestId('form-error').textContent).toBe('입력한 내용을 확인해 주세요.');
-    expect(server.find('POST', '/api/auth/signup')[0]!.body).toEqual({ email: 'ant@example.com', password: 'password12', nickname: '개미_1' });
+    expect(server.find('POST', '/api/auth/signup')[0]!.body).toEqual({ email: 'ant@example.com', password: 'password12', nickname: '개미_1', consents: [], language: 'ko' });
 
     // Editing a field clears its server message.
     type(password, 'a much better passphrase');
@@ -355,7 +355,7 @@ describe('social sign-up and completion', () => {
     type(field(form, '닉네임'), '새개미');
     fireEvent.submit(form);
     await waitFor(() => expect(app.location().pathname).toBe('/settings'));
-    expect(server.find('POST', '/api/auth/oidc/signup')[0]!.body).toEqual({ ticket: 'TK', nickname: '새개미' });
+    expect(server.find('POST', '/api/auth/oidc/signup')[0]!.body).toEqual({ ticket: 'TK', nickname: '새개미', consents: [] });
     expect(window.localStorage.getItem('AUTH_TOKEN')).toBe(token);
   });
 
@@ -543,5 +543,85 @@ describe('public profile', () => {
   it('404 shows the not-found view', async () => {
     renderApp({ route: '/u/nobody', api: api().handler });
     expect(await screen.findByTestId('not-found')).toBeTruthy();
+  });
+});
+
+describe('forgot password', () => {
+  it('tells the member to ask the operator when the server sends no mail', async () => {
+    const server = api({ 'GET /api/auth/password-reset': () => jsonResponse({ available: false }) });
+    renderApp({ route: '/forgot-password', api: server.handler });
+    await screen.findByText(/서버 운영자에게 비밀번호 재설정을 요청해 주세요/);
+    expect(screen.queryByRole('button', { name: '재설정 링크 받기' })).toBeNull();
+  });
+
+  it('asks for a link and says the same thing whoever the address belongs to', async () => {
+    const server = api({
+      'GET /api/auth/password-reset': () => jsonResponse({ available: true }),
+      'POST /api/auth/password-reset': () => new Response(null, { status: 202 }),
+    });
+    renderApp({ route: '/login', api: server.handler });
+    fireEvent.click(await screen.findByRole('link', { name: '비밀번호를 잊으셨나요?' }));
+    const email = await screen.findByLabelText('이메일');
+    type(email, 'Ant@Example.com ');
+    fireEvent.click(screen.getByRole('button', { name: '재설정 링크 받기' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain('Ant@Example.com');
+    expect(server.find('POST', '/api/auth/password-reset')[0]!.body).toEqual({ email: 'Ant@Example.com', language: 'ko' });
+  });
+});
+
+describe('reset password', () => {
+  it('sets the new password with the token of the link and logs the member in', async () => {
+    const session = makeToken();
+    const server = api({ 'POST /api/auth/password-reset/confirm': () => jsonResponse({ token: session }) });
+    renderApp({ route: '/reset-password#token=abc123', api: server.handler });
+    type(await screen.findByLabelText('새 비밀번호'), 'a brand new passphrase');
+    fireEvent.click(screen.getByRole('button', { name: '비밀번호 바꾸기' }));
+    await waitFor(() => expect(window.localStorage.getItem('AUTH_TOKEN')).toBe(session));
+    expect(server.find('POST', '/api/auth/password-reset/confirm')[0]!.body).toEqual({
+      token: 'abc123',
+      new_password: 'a brand new passphrase',
+    });
+  });
+
+  it('offers a new link when this one has expired', async () => {
+    const server = api({
+      'POST /api/auth/password-reset/confirm': () =>
+        error(422, 'invalid_input', { fields: { token: { code: 'link_expired', params: {}, message: 'expired' } } }),
+    });
+    renderApp({ route: '/reset-password#token=old', api: server.handler });
+    type(await screen.findByLabelText('새 비밀번호'), 'a brand new passphrase');
+    fireEvent.click(screen.getByRole('button', { name: '비밀번호 바꾸기' }));
+    expect(await screen.findByRole('link', { name: '새 링크 받기' })).toBeTruthy();
+  });
+});
+
+describe('consent at sign-up', () => {
+  it('asks for every published document and sends the versions accepted', async () => {
+    const server = api({
+      'GET /api/legal': () =>
+        jsonResponse([
+          { kind: 'terms', version: 2, body: '약관 본문', published_at: '2026-01-01T00:00:00Z' },
+          { kind: 'privacy', version: 1, body: '처리방침 본문', published_at: '2026-01-01T00:00:00Z' },
+        ]),
+      'POST /api/auth/signup': () => error(429, 'rate_limited'),
+    });
+    renderApp({ route: '/signup', api: server.handler });
+    const form = await screen.findByTestId('signup-form');
+    type(field(form, '이메일'), 'ant@example.com');
+    type(field(form, '비밀번호'), 'password12');
+    type(field(form, '닉네임'), '개미_1');
+    const terms = await within(form).findByRole('checkbox', { name: '이용약관(제2판)에 동의합니다' });
+    fireEvent.click(terms);
+    fireEvent.submit(form);
+    expect(await within(form).findByText('계속하려면 모든 항목에 동의해 주세요.')).toBeTruthy();
+    expect(server.find('POST', '/api/auth/signup')).toHaveLength(0);
+    fireEvent.click(within(form).getByRole('checkbox', { name: '개인정보 처리방침(제1판)에 동의합니다' }));
+    fireEvent.submit(form);
+    await waitFor(() => expect(server.find('POST', '/api/auth/signup')).toHaveLength(1));
+    expect((server.find('POST', '/api/auth/signup')[0]!.body as { consents: unknown }).consents).toEqual([
+      { kind: 'terms', version: 2 },
+      { kind: 'privacy', version: 1 },
+    ]);
   });
 });

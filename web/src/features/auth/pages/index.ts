@@ -9,3 +9,6 @@ export { SocialSignupPage } from './SocialSignupPage';
 export { AuthCompletePage } from './AuthCompletePage';
 export { AccountRoute } from './AccountPage';
 export { ProfilePage } from './ProfilePage';
+export { ForgotPasswordPage } from './ForgotPasswordPage';
+export { ResetPasswordPage } from './ResetPasswordPage';
+export { VerifyEmailPage } from './VerifyEmailPage';
