@@ -10,8 +10,8 @@ use figment::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig, observability::ObservabilityConfig,
-    portfolio::PortfolioConfig,
+    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig,
+    observability::ObservabilityConfig, portfolio::PortfolioConfig,
 };
 
 /// Every setting of the server. Field names are the TOML keys; the environment
@@ -754,7 +754,10 @@ mod tests {
             assert_eq!(c.mail.tls, crate::mail::MailTls::Tls);
             assert_eq!(c.mail.password.expose(), "hunter2");
             let shown = format!("{c:?}");
-            assert!(!shown.contains("hunter2"), "the password is redacted: {shown}");
+            assert!(
+                !shown.contains("hunter2"),
+                "the password is redacted: {shown}"
+            );
             Ok(())
         });
     }

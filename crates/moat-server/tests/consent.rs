@@ -104,7 +104,10 @@ async fn a_sign_up_accepts_the_current_versions_and_a_new_version_is_asked_again
     )
     .await;
     assert_eq!(ok.status(), 200);
-    assert_eq!(ok.json::<Value>().await.unwrap()["consent_required"], json!([]));
+    assert_eq!(
+        ok.json::<Value>().await.unwrap()["consent_required"],
+        json!([])
+    );
 
     let export: Value = send(&app, Method::GET, "/api/me/export", Some(&token), None)
         .await

@@ -7,9 +7,7 @@ mod helpers;
 
 use std::{sync::Arc, time::Duration};
 
-use helpers::{
-    assert_error, field_code, send, signup, smtp::SmtpSink, TestApp, PASSWORD,
-};
+use helpers::{assert_error, field_code, send, signup, smtp::SmtpSink, TestApp, PASSWORD};
 use moat_server::{accounts::MAIL_LINK_TTL, clock::ManualClock};
 use moat_storage::testing::TestDatabase;
 use reqwest::Method;
@@ -121,7 +119,8 @@ async fn a_reset_link_by_mail_sets_a_new_password_once_and_ends_every_session() 
         );
         assert_eq!(mail.from, "no-reply@moat.test");
         assert!(
-            mail.link().starts_with("https://moat.test/reset-password#token="),
+            mail.link()
+                .starts_with("https://moat.test/reset-password#token="),
             "the link points at public_url, the token in the fragment: {}",
             mail.link()
         );
@@ -160,7 +159,12 @@ async fn a_reset_link_expires_after_thirty_minutes() {
     assert_eq!(ask_reset(&app, "ant@moat.test").await.status(), 202);
     let token = sink.wait_for("ant@moat.test", 2).await.token();
     clock.advance(MAIL_LINK_TTL);
-    let e = assert_error(confirm_reset(&app, &token, NEW_PASSWORD).await, 422, "invalid_input").await;
+    let e = assert_error(
+        confirm_reset(&app, &token, NEW_PASSWORD).await,
+        422,
+        "invalid_input",
+    )
+    .await;
     assert_eq!(field_code(&e, "token"), "link_expired");
     assert_eq!(login(&app, "ant@moat.test", PASSWORD).await, 200);
 }
@@ -225,8 +229,16 @@ async fn reset_requests_are_limited_per_ip_and_mails_per_address() {
 async fn without_mail_the_reset_is_the_operators_and_says_so() {
     let app = TestApp::spawn().await;
     let r = app.get("/api/auth/password-reset").await;
-    assert_eq!(r.json::<serde_json::Value>().await.unwrap()["available"], false);
-    let e = assert_error(ask_reset(&app, "ant@moat.test").await, 409, "mail_not_configured").await;
+    assert_eq!(
+        r.json::<serde_json::Value>().await.unwrap()["available"],
+        false
+    );
+    let e = assert_error(
+        ask_reset(&app, "ant@moat.test").await,
+        409,
+        "mail_not_configured",
+    )
+    .await;
     assert!(e["message"].as_str().unwrap().contains("operator"));
 }
 
@@ -235,7 +247,10 @@ async fn a_bad_address_is_refused_before_anything_else() {
     let sink = SmtpSink::start().await;
     let (app, _) = spawn(TestDatabase::sqlite(), &sink).await;
     let r = app.get("/api/auth/password-reset").await;
-    assert_eq!(r.json::<serde_json::Value>().await.unwrap()["available"], true);
+    assert_eq!(
+        r.json::<serde_json::Value>().await.unwrap()["available"],
+        true
+    );
     let e = assert_error(ask_reset(&app, "not an email").await, 422, "invalid_input").await;
     assert_eq!(field_code(&e, "email"), "email_invalid");
 }
@@ -253,7 +268,9 @@ async fn the_sign_up_mail_verifies_the_email_once() {
             .unwrap();
         assert_eq!(me["email_verified"], false);
         let mail = sink.wait_for("ant@moat.test", 1).await;
-        assert!(mail.link().starts_with("https://moat.test/verify-email#token="));
+        assert!(mail
+            .link()
+            .starts_with("https://moat.test/verify-email#token="));
         assert_eq!(confirm_verification(&app, mail.token()).await.status(), 204);
         let me: serde_json::Value = send(&app, Method::GET, "/api/me", Some(&token), None)
             .await
@@ -281,10 +298,21 @@ async fn a_member_can_ask_for_the_verification_mail_again_within_limits() {
     for n in 0..MAILS_PER_ADDRESS as usize {
         assert_eq!(verify_again(&app, &token).await.status(), 202);
         let mail = sink.mails_to("ant@moat.test")[n + 1].clone();
-        assert!(mail.body().contains("이메일 주소를 확인"), "{}", mail.body());
+        assert!(
+            mail.body().contains("이메일 주소를 확인"),
+            "{}",
+            mail.body()
+        );
     }
     assert_error(verify_again(&app, &token).await, 429, "rate_limited").await;
-    let anonymous = send(&app, Method::POST, "/api/me/email/verification", None, Some(json!({}))).await;
+    let anonymous = send(
+        &app,
+        Method::POST,
+        "/api/me/email/verification",
+        None,
+        Some(json!({})),
+    )
+    .await;
     assert_error(anonymous, 401, "unauthenticated").await;
 }
 
@@ -305,7 +333,17 @@ async fn a_deleted_members_links_stop_working() {
     )
     .await;
     assert_eq!(r.status(), 204);
-    let e = assert_error(confirm_reset(&app, &reset, NEW_PASSWORD).await, 422, "invalid_input").await;
+    let e = assert_error(
+        confirm_reset(&app, &reset, NEW_PASSWORD).await,
+        422,
+        "invalid_input",
+    )
+    .await;
     assert_eq!(field_code(&e, "token"), "link_expired");
-    assert_error(confirm_verification(&app, verify).await, 422, "invalid_input").await;
+    assert_error(
+        confirm_verification(&app, verify).await,
+        422,
+        "invalid_input",
+    )
+    .await;
 }

@@ -861,7 +861,11 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
         .unwrap();
     let paid = list
         .iter()
-        .filter(|d| d["pay_date"].as_str().is_some_and(|p| p <= today.to_string().as_str()))
+        .filter(|d| {
+            d["pay_date"]
+                .as_str()
+                .is_some_and(|p| p <= today.to_string().as_str())
+        })
         .max_by_key(|d| d["ex_date"].as_str().unwrap().to_owned())
         .expect("a paid dividend in the past year")
         .clone();
@@ -876,13 +880,19 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     )
     .await;
     assert_eq!(draft["ex_date"], paid["ex_date"], "{draft}");
-    assert_eq!(draft["quantity"], "100", "held the day before the ex-date: {draft}");
+    assert_eq!(
+        draft["quantity"], "100",
+        "held the day before the ex-date: {draft}"
+    );
     assert_eq!(draft["per_share"], paid["amount"]);
     assert_eq!(draft["country"], "KR");
     assert_eq!(draft["withholding_rate"], "0.154");
     let per_share: Decimal = paid["amount"].as_str().unwrap().parse().unwrap();
     let tax: Decimal = draft["tax"].as_str().unwrap().parse().unwrap();
-    assert_eq!(tax, (Decimal::from(100) * per_share * Decimal::new(154, 3)).round());
+    assert_eq!(
+        tax,
+        (Decimal::from(100) * per_share * Decimal::new(154, 3)).round()
+    );
 
     // A US stock: 15 % under the Korea–US treaty; nothing held, nothing withheld.
     let us = get_json(

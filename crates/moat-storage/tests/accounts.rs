@@ -6,9 +6,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use moat_storage::{
     testing::TestDatabase, LegalKind, MailToken, MailTokenKind, NewIdentity, NewUser, PendingLogin,
-    Role,
-    Session, Storage,
-    StorageError, Ticket, TicketKind,
+    Role, Session, Storage, StorageError, Ticket, TicketKind,
 };
 use uuid::Uuid;
 
@@ -370,7 +368,9 @@ async fn a_mail_token_is_taken_once_of_its_own_kind_and_not_after_it_expires() {
             "a peek leaves it in place ({backend:?})"
         );
         assert_eq!(
-            s.take_mail_token("h1", MailTokenKind::VerifyEmail, now).await.unwrap(),
+            s.take_mail_token("h1", MailTokenKind::VerifyEmail, now)
+                .await
+                .unwrap(),
             None,
             "another kind does not take it ({backend:?})"
         );
@@ -409,7 +409,9 @@ async fn a_members_mail_tokens_are_listed_deleted_by_kind_and_go_with_the_accoun
             ("r2", MailTokenKind::ResetPassword),
             ("v1", MailTokenKind::VerifyEmail),
         ] {
-            s.insert_mail_token(&mail_token(h, k, u.id, now)).await.unwrap();
+            s.insert_mail_token(&mail_token(h, k, u.id, now))
+                .await
+                .unwrap();
         }
         assert_eq!(s.mail_tokens_of(u.id, now).await.unwrap().len(), 3);
         assert_eq!(
@@ -474,7 +476,11 @@ async fn legal_documents_get_versions_per_kind_and_consents_go_with_the_account(
             .publish_legal_document(LegalKind::Privacy, "privacy v1", Utc::now())
             .await
             .unwrap();
-        assert_eq!((t1.version, t2.version, p1.version), (1, 2, 1), "{backend:?}");
+        assert_eq!(
+            (t1.version, t2.version, p1.version),
+            (1, 2, 1),
+            "{backend:?}"
+        );
         let current = s.current_legal_documents().await.unwrap();
         let summary: Vec<_> = current
             .iter()
@@ -490,11 +496,15 @@ async fn legal_documents_get_versions_per_kind_and_consents_go_with_the_account(
         );
 
         let u = s.create_user(&new_user("a@x.io", "first")).await.unwrap();
-        s.record_consent(u.id, LegalKind::Terms, 2, Utc::now()).await.unwrap();
+        s.record_consent(u.id, LegalKind::Terms, 2, Utc::now())
+            .await
+            .unwrap();
         s.record_consent(u.id, LegalKind::Terms, 2, Utc::now())
             .await
             .expect("accepting again changes nothing");
-        s.record_consent(u.id, LegalKind::Privacy, 1, Utc::now()).await.unwrap();
+        s.record_consent(u.id, LegalKind::Privacy, 1, Utc::now())
+            .await
+            .unwrap();
         let consents: Vec<_> = s
             .consents_of(u.id)
             .await

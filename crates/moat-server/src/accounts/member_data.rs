@@ -99,7 +99,10 @@ impl MemberData for AccountsState {
         let user = &member.user;
         let identities = self.storage.identities_of(user.id).await?;
         let sessions = self.storage.sessions_of(user.id).await?;
-        let mail_tokens = self.storage.mail_tokens_of(user.id, self.auth.now()).await?;
+        let mail_tokens = self
+            .storage
+            .mail_tokens_of(user.id, self.auth.now())
+            .await?;
         let consents = self.storage.consents_of(user.id).await?;
         Ok(AccountsExport {
             account: me_of(self, user).await?,

@@ -91,7 +91,8 @@ impl AccountsState {
         topics::register(hub);
         let mailer = crate::mail::SmtpMailer::from_config(&config.mail)?
             .map(|m| Arc::new(m) as Arc<dyn crate::mail::Mailer>);
-        let window = |limit| rate_limit::WindowLimiter::new(limit, rate_limit::MAIL_WINDOW, clock.clone());
+        let window =
+            |limit| rate_limit::WindowLimiter::new(limit, rate_limit::MAIL_WINDOW, clock.clone());
         Ok(Self {
             storage,
             auth: Arc::new(auth),

@@ -177,7 +177,9 @@ impl WindowLimiter {
         }
         if q.len() >= self.limit as usize {
             let oldest = q.front().copied().unwrap_or(now);
-            return Err((self.window.saturating_sub(since(now, oldest))).max(Duration::from_secs(1)));
+            return Err(
+                (self.window.saturating_sub(since(now, oldest))).max(Duration::from_secs(1))
+            );
         }
         q.push_back(now);
         Ok(())
@@ -559,6 +561,9 @@ mod tests {
         assert_eq!(w.take("a"), Err(Duration::from_secs(50)));
         clock.advance(Duration::from_secs(50));
         assert!(w.take("a").is_ok(), "the first event left the window");
-        assert!(w.take("a").is_err(), "the refused one was not counted, the second still is");
+        assert!(
+            w.take("a").is_err(),
+            "the refused one was not counted, the second still is"
+        );
     }
 }

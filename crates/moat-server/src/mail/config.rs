@@ -124,7 +124,11 @@ mod tests {
             from: String::new(),
             ..ok.clone()
         };
-        assert!(no_from.validate().unwrap_err().to_string().contains("mail.from"));
+        assert!(no_from
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("mail.from"));
         let half = MailConfig {
             username: "moat".into(),
             ..ok.clone()

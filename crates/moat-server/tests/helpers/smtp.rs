@@ -28,7 +28,10 @@ impl ReceivedMail {
         let (head, body) = self.data.split_once("\r\n\r\n").unwrap_or(("", &self.data));
         if head.to_ascii_lowercase().contains("quoted-printable") {
             decode_quoted_printable(body)
-        } else if head.to_ascii_lowercase().contains("content-transfer-encoding: base64") {
+        } else if head
+            .to_ascii_lowercase()
+            .contains("content-transfer-encoding: base64")
+        {
             use base64::Engine;
             let joined: String = body.split_whitespace().collect();
             String::from_utf8(
@@ -169,7 +172,9 @@ async fn serve(socket: TcpStream, kept: Arc<Mutex<Vec<ReceivedMail>>>) -> std::i
                 b"250 OK\r\n"
             }
             "DATA" => {
-                write.write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n").await?;
+                write
+                    .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                    .await?;
                 let mut data = String::new();
                 loop {
                     let mut l = String::new();

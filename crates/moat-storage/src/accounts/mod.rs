@@ -260,7 +260,9 @@ impl LegalKind {
     }
 
     fn parse_stored(s: &str) -> Result<Self, StorageError> {
-        Self::parse(s).ok_or(StorageError::Invalid("stored legal document kind is unknown"))
+        Self::parse(s).ok_or(StorageError::Invalid(
+            "stored legal document kind is unknown",
+        ))
     }
 }
 
@@ -451,8 +453,11 @@ pub trait AccountsStorage: Send + Sync {
 
     /// Deletes the member's tokens of this kind (the other links stop working);
     /// returns how many.
-    async fn delete_mail_tokens(&self, user_id: i64, kind: MailTokenKind)
-        -> Result<u64, StorageError>;
+    async fn delete_mail_tokens(
+        &self,
+        user_id: i64,
+        kind: MailTokenKind,
+    ) -> Result<u64, StorageError>;
 
     /// The member's unexpired and unused tokens, oldest first (the member's export).
     async fn mail_tokens_of(&self, user_id: i64, now: i64) -> Result<Vec<MailToken>, StorageError>;

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/admin/legal/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publishes a new version of `terms` or `privacy` (operators only): every member
+         *     accepts it at their next log-in.
+         */
+        put: operations["publish_legal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{user_id}/premium": {
         parameters: {
             query?: never;
@@ -15,6 +35,26 @@ export interface paths {
         /** Turns a member's premium flag on or off (operators only). */
         put: operations["set_premium"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verifies the email with the token of a verification link (no log-in needed: the
+         *     link may be opened in another browser).
+         */
+        post: operations["confirm_verification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,6 +164,47 @@ export interface paths {
         get: operations["start"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether "forgot password" can send a link (else: ask the operator). */
+        get: operations["password_reset_availability"];
+        put?: never;
+        /**
+         * Sends a reset link to the address if it is a member's. The answer is the same
+         *     either way (`202`, no body), and comes before anything is looked up.
+         */
+        post: operations["request_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets a new password with the token of a reset link: every session ends; the
+         *     answer is a new token.
+         */
+        post: operations["reset_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -272,6 +353,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/legal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current version of each published document (none before an operator publishes). */
+        get: operations["list_legal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/market/overview": {
         parameters: {
             query?: never;
@@ -329,6 +427,23 @@ export interface paths {
         patch: operations["update_me"];
         trace?: never;
     };
+    "/api/me/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts the current versions of the documents; answers the account. */
+        post: operations["accept_consents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/dividends": {
         parameters: {
             query?: never;
@@ -343,6 +458,26 @@ export interface paths {
         get: operations["my_dividends"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/email/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the member a new link verifying their email (nothing when it is verified
+         *     already).
+         */
+        post: operations["request_verification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -881,10 +1016,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptConsentsRequest: {
+            consents: components["schemas"]["ConsentGiven"][];
+        };
         /** @description The account, as the member downloads it. */
         AccountsExport: {
             account: components["schemas"]["Me"];
+            /** @description The versions of the terms and the privacy policy accepted. */
+            consents: components["schemas"]["ExportedConsent"][];
             identities: components["schemas"]["ExportedIdentity"][];
+            /**
+             * @description Links sent by e-mail that are still usable (the tokens themselves are kept
+             *     only hashed, and are not exported).
+             */
+            mail_links: components["schemas"]["ExportedMailLink"][];
             sessions: components["schemas"]["ExportedSession"][];
         };
         /** @description One slice of the allocation. */
@@ -951,6 +1096,13 @@ export interface components {
             flow: string;
             value: string;
         };
+        /** @description The acceptance of one version of one document. */
+        ConsentGiven: {
+            /** @description `terms` or `privacy`. */
+            kind: string;
+            /** Format: int64 */
+            version: number;
+        };
         DeleteMeRequest: {
             /** @description Required when the account has a password. */
             password?: string | null;
@@ -986,6 +1138,15 @@ export interface components {
             instrument_id: string;
             pay_date?: string | null;
             record_date?: string | null;
+        };
+        /** @description The token of a verification link (`/verify-email#token=…`). */
+        EmailVerificationConfirm: {
+            token: string;
+        };
+        /** @description "Send the verification link again." */
+        EmailVerificationRequest: {
+            /** @description The language of the mail (default `ko`). */
+            language?: components["schemas"]["MailLanguage"];
         };
         /**
          * @description A dividend owed by a holding on a past ex-date and not yet recorded (offered for
@@ -1035,7 +1196,7 @@ export interface components {
          *     API clients.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "before_history" | "date_in_future" | "session_bound";
+        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "before_history" | "date_in_future" | "session_bound";
         ErrorGroupDetail: {
             group: components["schemas"]["ErrorGroupDto"];
             /** @description Distinct members among those occurrences. */
@@ -1115,12 +1276,32 @@ export interface components {
             flow_share?: string | null;
             return_after_flow?: string | null;
         };
+        ExportedConsent: {
+            accepted_at: string;
+            /** @description `terms` or `privacy`. */
+            kind: string;
+            /** Format: int64 */
+            version: number;
+        };
         ExportedIdentity: {
             email?: string | null;
             linked_at: string;
             provider: string;
             /** @description The provider's id for the member. */
             subject: string;
+        };
+        ExportedMailLink: {
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            created_at: number;
+            /** @description The address it was sent to. */
+            email: string;
+            /** Format: int64 */
+            expires_at: number;
+            /** @description `verify_email` or `reset_password`. */
+            kind: string;
         };
         ExportedPortfolio: {
             portfolio: components["schemas"]["PortfolioDto"];
@@ -1306,6 +1487,16 @@ export interface components {
             /** Format: int64 */
             transaction_id: number;
         };
+        /** @description One version of the terms (`terms`) or the privacy policy (`privacy`). */
+        LegalDocumentInfo: {
+            /** @description The text (plain, paragraphs separated by blank lines). */
+            body: string;
+            kind: string;
+            /** @description RFC 3339. */
+            published_at: string;
+            /** Format: int64 */
+            version: number;
+        };
         LoginRequest: {
             email: string;
             /**
@@ -1315,6 +1506,11 @@ export interface components {
             link_ticket?: string | null;
             password: string;
         };
+        /**
+         * @description The language of a mail's text.
+         * @enum {string}
+         */
+        MailLanguage: "ko" | "en";
         /** @description The member's favourites, as they download them. */
         MarketExport: {
             /** @description Favourite instrument ids, in the member's order. */
@@ -1324,10 +1520,17 @@ export interface components {
         Me: {
             /** Format: uuid */
             chat_user_id: string;
+            /**
+             * @description Documents (`terms`, `privacy`) whose current version the member has not accepted
+             *     yet: the web app asks before going on.
+             */
+            consent_required: string[];
             /** @description RFC 3339. */
             created_at: string;
             /** @description `null` for social-only members whose provider gave none. */
             email?: string | null;
+            /** @description Whether a link sent to `email` has been opened (always `false` without one). */
+            email_verified: boolean;
             /** @description Whether the account has a password (else social log-in only). */
             has_password: boolean;
             nickname: string;
@@ -1463,6 +1666,8 @@ export interface components {
             recorded_sessions: components["schemas"]["RecordedSession"][];
         };
         OidcSignupRequest: {
+            /** @description The current version of every published document, accepted. */
+            consents?: components["schemas"]["ConsentGiven"][];
             nickname: string;
             /** @description The ticket from `/signup/social#ticket=…`. */
             ticket: string;
@@ -1483,6 +1688,25 @@ export interface components {
             /** @description Path with ids as `:id`; empty when the page is unknown. */
             page: string;
             vitals: components["schemas"]["VitalStatDto"][];
+        };
+        /**
+         * @description Whether "forgot password" can send a link (`[mail]` is configured); when not,
+         *     members ask the operator (`moat admin set-password`).
+         */
+        PasswordResetAvailability: {
+            available: boolean;
+        };
+        /** @description A new password set from the link of a reset mail. */
+        PasswordResetConfirm: {
+            new_password: string;
+            /** @description The token of the link (`/reset-password#token=…`). */
+            token: string;
+        };
+        /** @description "Send me a reset link." */
+        PasswordResetRequest: {
+            email: string;
+            /** @description The language of the mail (default `ko`). */
+            language?: components["schemas"]["MailLanguage"];
         };
         /**
          * @description Daily values with the cumulative return beside a benchmark's, and the returns
@@ -1599,6 +1823,10 @@ export interface components {
             joined_at: string;
             nickname: string;
         };
+        /** @description A new version of a document, published by an operator. */
+        PublishLegalRequest: {
+            body: string;
+        };
         /** @description The latest price of an instrument. */
         QuoteDto: {
             /** @description RFC 3339. */
@@ -1691,7 +1919,11 @@ export interface components {
         };
         /** @description `{email, password, nickname}` of a new account. */
         SignupRequest: {
+            /** @description The current version of every published document (`GET /api/legal`), accepted. */
+            consents?: components["schemas"]["ConsentGiven"][];
             email: string;
+            /** @description The language of the verification mail (default `ko`). */
+            language?: components["schemas"]["MailLanguage"];
             nickname: string;
             password: string;
         };
@@ -1891,6 +2123,66 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    publish_legal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `terms` or `privacy` */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishLegalRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalDocumentInfo"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not `terms` or `privacy` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     set_premium: {
         parameters: {
             query?: never;
@@ -1932,6 +2224,37 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerificationConfirm"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: `token` (`link_expired`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2166,6 +2489,106 @@ export interface operations {
                 content?: never;
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    password_reset_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAvailability"];
+                };
+            };
+        };
+    };
+    request_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description A link was sent if the address is a member's */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `mail_not_configured`: ask the operator */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input` (`email`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description `invalid_input`: `token` (`link_expired`) or `new_password` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2495,6 +2918,25 @@ export interface operations {
             };
         };
     };
+    list_legal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalDocumentInfo"][];
+                };
+            };
+        };
+    };
     overview: {
         parameters: {
             query?: never;
@@ -2672,6 +3114,46 @@ export interface operations {
             };
         };
     };
+    accept_consents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptConsentsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: `consents` (`consent_required`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     my_dividends: {
         parameters: {
             query?: {
@@ -2701,6 +3183,54 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent (or nothing to verify) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `mail_not_configured` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

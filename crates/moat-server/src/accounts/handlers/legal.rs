@@ -41,7 +41,9 @@ pub async fn publish_legal(
     Path(kind): Path<String>,
     ApiJson(body): ApiJson<PublishLegalRequest>,
 ) -> Result<ApiJson<LegalDocumentInfo>, ApiError> {
-    Ok(ApiJson(service::publish_legal(&state, &kind, &body.body).await?))
+    Ok(ApiJson(
+        service::publish_legal(&state, &kind, &body.body).await?,
+    ))
 }
 
 /// Accepts the current versions of the documents; answers the account.

@@ -79,7 +79,11 @@ pub async fn publish_legal(
         }
         Err(e) => return Err(e.into()),
     };
-    tracing::info!(kind = kind.as_str(), version = doc.version, "legal document published");
+    tracing::info!(
+        kind = kind.as_str(),
+        version = doc.version,
+        "legal document published"
+    );
     Ok(info(doc))
 }
 

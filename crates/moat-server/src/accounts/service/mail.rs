@@ -76,7 +76,10 @@ pub async fn request_password_reset(
     let state = state.clone();
     tokio::spawn(async move {
         if let Err(e) = send_reset_link(&state, mailer.as_ref(), &email, language).await {
-            tracing::warn!(error = format!("{e:#}"), "cannot send a password-reset mail");
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "cannot send a password-reset mail"
+            );
         }
     });
     Ok(())
@@ -102,10 +105,20 @@ async fn send_reset_link(
         .take(&format!("reset:{email}"))
         .is_err()
     {
-        tracing::info!(user_id = user.id, "password-reset mail skipped: over the hourly limit");
+        tracing::info!(
+            user_id = user.id,
+            "password-reset mail skipped: over the hourly limit"
+        );
         return Ok(());
     }
-    let link = new_link(state, &user, email, MailTokenKind::ResetPassword, "reset-password").await?;
+    let link = new_link(
+        state,
+        &user,
+        email,
+        MailTokenKind::ResetPassword,
+        "reset-password",
+    )
+    .await?;
     mailer
         .send(mail_texts::password_reset(language, email, &link))
         .await?;
@@ -162,8 +175,11 @@ pub async fn reset_password(
         .await?
         .filter(|u| u.is_active() && u.email.as_deref() == Some(found.email.as_str()))
         .ok_or_else(link_expired)?;
-    if let Some(m) = check_password(new_password, user.email.as_deref(), user.nickname.as_deref())
-    {
+    if let Some(m) = check_password(
+        new_password,
+        user.email.as_deref(),
+        user.nickname.as_deref(),
+    ) {
         return Err(ApiError::invalid_field("new_password", m));
     }
     // Taking it is the single-use step: of two requests with one link, one wins.
@@ -190,7 +206,10 @@ pub async fn reset_password(
         .storage
         .set_email_verified(user.id, &found.email, state.auth.now_utc())
         .await?;
-    tracing::info!(user_id = user.id, "password reset by mail; sessions revoked");
+    tracing::info!(
+        user_id = user.id,
+        "password reset by mail; sessions revoked"
+    );
     topics::account_changed(&state.hub, user.id);
     state
         .hub
@@ -201,11 +220,7 @@ pub async fn reset_password(
 /// Sends the member a link that verifies their email, unless there is none, it is
 /// verified already or no mail is configured. Errors are logged (called after
 /// sign-up, whose answer does not wait for it).
-pub fn send_verification_in_background(
-    state: &AccountsState,
-    user: &User,
-    language: MailLanguage,
-) {
+pub fn send_verification_in_background(state: &AccountsState, user: &User, language: MailLanguage) {
     let Some(mailer) = state.mailer.clone() else {
         return;
     };
@@ -229,7 +244,14 @@ async fn send_verification(
     if user.email_verified_at.is_some() {
         return Ok(());
     }
-    let link = new_link(state, user, email, MailTokenKind::VerifyEmail, "verify-email").await?;
+    let link = new_link(
+        state,
+        user,
+        email,
+        MailTokenKind::VerifyEmail,
+        "verify-email",
+    )
+    .await?;
     mailer
         .send(mail_texts::verify_email(language, email, &link))
         .await?;
@@ -266,7 +288,11 @@ pub async fn request_verification(
 pub async fn confirm_verification(state: &AccountsState, token: &str) -> Result<(), ApiError> {
     let found = state
         .storage
-        .take_mail_token(&hash_ticket(token), MailTokenKind::VerifyEmail, state.auth.now())
+        .take_mail_token(
+            &hash_ticket(token),
+            MailTokenKind::VerifyEmail,
+            state.auth.now(),
+        )
         .await?
         .ok_or_else(link_expired)?;
     let verified = state

@@ -19,8 +19,8 @@ use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     market::service::parse_date,
     portfolio::dto::{
-        CalendarDividend, DividendDraftDto, DividendDto, EntitlementDto, LedgerIssueDto, MyDividendsDto,
-        ProjectionMonthDto, ReceivedDividendDto,
+        CalendarDividend, DividendDraftDto, DividendDto, EntitlementDto, LedgerIssueDto,
+        MyDividendsDto, ProjectionMonthDto, ReceivedDividendDto,
     },
     portfolio::PortfolioState,
 };
@@ -412,7 +412,12 @@ pub async fn dividend_draft(
     let event = history
         .iter()
         .find(|d| d.pay_date == Some(date) || d.ex_date == date)
-        .or_else(|| history.iter().filter(|d| d.ex_date <= date).max_by_key(|d| d.ex_date));
+        .or_else(|| {
+            history
+                .iter()
+                .filter(|d| d.ex_date <= date)
+                .max_by_key(|d| d.ex_date)
+        });
     // The ledger up to its first broken transaction, as every figure reads it.
     let ledger_state = state.ledgers.ledger(state, &row).await?;
     let ledger = Ledger::build(&settings_of(&row), ledger_state.usable())

@@ -21,6 +21,8 @@ export const OPERATOR: Me = {
   premium: false,
   providers: [],
   role: 'operator',
+  email_verified: true,
+  consent_required: [],
 };
 
 export const MEMBER: Me = { ...OPERATOR, role: 'member' };
