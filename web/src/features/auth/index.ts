@@ -3,7 +3,8 @@
  * and the header's member item.
  */
 import type { Area } from '@/shared/area/types';
-import { lazyComponent, lazyPage } from '@/shared/area/lazy';
+import { lazyPage } from '@/shared/area/lazy';
+import { ConsentGateSlot } from './components/ConsentGateSlot';
 import { HeaderAccount } from './components/HeaderAccount';
 
 export type { authKo as AuthMessages } from './locales/ko';
@@ -28,7 +29,7 @@ export const authArea = {
     header: [
       { id: 'account', order: 20, Component: HeaderAccount },
       // Renders nothing unless the member must accept a new version of the terms or privacy policy.
-      { id: 'consent', order: 99, ...lazyComponent(() => import('./components/ConsentGate'), 'ConsentGate') },
+      { id: 'consent', order: 99, Component: ConsentGateSlot },
     ],
   },
 } as const satisfies Area;

@@ -31,6 +31,11 @@ describe('apiRequest', () => {
     await expect(apiRequest('/api/x', { method: 'DELETE' })).resolves.toBeUndefined();
   });
 
+  it('returns undefined for a success without a body (202 Accepted)', async () => {
+    mockFetch(() => new Response(null, { status: 202 }));
+    await expect(apiRequest('/api/x', { method: 'POST', body: {} })).resolves.toBeUndefined();
+  });
+
   it('turns the API error body into an ApiError with code, message, fields and request id', async () => {
     mockFetch(() =>
       jsonResponse(

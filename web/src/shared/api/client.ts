@@ -196,6 +196,9 @@ export async function apiRequest<T>(path: `/${string}`, options: RequestOptions 
     });
   }
 
+  // A success without a body (202 Accepted, say) answers nothing, like a 204.
+  if (response.ok && text === '') return undefined as T;
+
   let json: unknown;
   let parsed = false;
   try {

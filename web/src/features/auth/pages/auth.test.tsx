@@ -561,6 +561,7 @@ describe('forgot password', () => {
     });
     renderApp({ route: '/login', api: server.handler });
     fireEvent.click(await screen.findByRole('link', { name: '비밀번호를 잊으셨나요?' }));
+    await screen.findByRole('heading', { level: 1, name: '비밀번호를 잊으셨나요?' });
     const email = await screen.findByLabelText('이메일');
     type(email, 'Ant@Example.com ');
     fireEvent.click(screen.getByRole('button', { name: '재설정 링크 받기' }));

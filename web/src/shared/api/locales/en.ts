@@ -32,6 +32,9 @@ export const errorsEn = {
 
     unauthenticated: 'Please log in.',
     token_invalid: 'Your session has ended. Please log in again.',
+    link_expired: 'This link has expired or was already used. Please ask for a new one.',
+    mail_not_configured: 'This server does not send e-mail. Ask the operator to reset your password.',
+    consent_required: 'Please accept the terms of service and the privacy policy.',
     forbidden: 'You do not have permission to do this.',
     invalid_credentials: 'The email or password is not right.',
     account_banned: 'This account is suspended.',

@@ -37,6 +37,9 @@ export const errorsKo = {
     // Accounts.
     unauthenticated: '로그인이 필요합니다.',
     token_invalid: '로그인이 만료되었습니다. 다시 로그인해 주세요.',
+    link_expired: '링크가 만료되었거나 이미 사용되었습니다. 새 링크를 요청해 주세요.',
+    mail_not_configured: '이 서버는 메일을 보내지 않습니다. 운영자에게 비밀번호 재설정을 요청해 주세요.',
+    consent_required: '이용약관과 개인정보 처리방침에 동의해 주세요.',
     forbidden: '권한이 없습니다.',
     invalid_credentials: '이메일 또는 비밀번호가 맞지 않습니다.',
     account_banned: '이용이 제한된 계정입니다.',
