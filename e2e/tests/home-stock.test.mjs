@@ -66,7 +66,7 @@ describe('home and the stock page', () => {
     const invite = page.getByRole('region', { name: '내 자산을 한곳에서' });
     await invite.waitFor();
     assert.equal(await invite.getByRole('link', { name: '회원 가입' }).getAttribute('href'), '/signup');
-    assert.equal(await page.getByRole('region', { name: '내 자산' }).count(), 0);
+    assert.equal(await page.getByRole('region', { name: '내 자산', exact: true }).count(), 0);
     assertNoErrors(errors);
   });
 

@@ -46,12 +46,12 @@ test('a member who forgot the password resets it through the mailed link and log
   await page.goto('/login');
   await page.getByRole('link', { name: '비밀번호를 잊으셨나요?' }).click();
   await page.getByRole('heading', { name: '비밀번호를 잊으셨나요?' }).waitFor();
-  await page.getByLabel('이메일').fill(member.email);
+  await page.getByRole('textbox', { name: '이메일' }).fill(member.email);
   await page.getByRole('button', { name: '재설정 링크 받기' }).click();
   await page.getByRole('status').filter({ hasText: member.email }).waitFor();
 
   const mail = await eventually(
-    () => sink.mailsTo(member.email).find((m) => m.link?.includes('/reset-password#token=')),
+    () => sink.mailsTo(member.email).find((m) => m.link?.includes('/reset-password#token=')) ?? false,
     { message: 'the reset mail arrives' },
   );
   assert.match(mail.head, /^Subject: /m);
@@ -67,11 +67,11 @@ test('a member who forgot the password resets it through the mailed link and log
   // Log out, then in again with the new password; the old one no longer works.
   await page.evaluate(() => localStorage.removeItem('AUTH_TOKEN'));
   await page.goto('/login');
-  await page.getByLabel('이메일').fill(member.email);
-  await page.getByLabel('비밀번호').fill(OLD_PASSWORD);
+  await page.getByRole('textbox', { name: '이메일' }).fill(member.email);
+  await page.getByLabel('비밀번호', { exact: true }).fill(OLD_PASSWORD);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('form-error').filter({ hasText: '이메일 또는 비밀번호가 맞지 않습니다.' }).waitFor();
-  await page.getByLabel('비밀번호').fill(NEW_PASSWORD);
+  await page.getByLabel('비밀번호', { exact: true }).fill(NEW_PASSWORD);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('header-member').filter({ hasText: member.nickname }).waitFor();
 

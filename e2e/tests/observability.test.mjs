@@ -77,7 +77,9 @@ describe('observability', () => {
     await page.getByTestId('index-cards').waitFor().catch(() => {});
     const pushes = () => graphql.filter((g) => g.op === 'PushSessionEvents').length;
     const seen = graphql.length;
-    await page.goto('/stocks/KRX:005930');
+    // A page that has not loaded the member's portfolios (home and a stock's page have:
+    // their money and position sections), so the click below must ask the API.
+    await page.goto('/settings');
     // The recorder starts once the page's largest paint has settled (then when the
     // browser is idle); wait for this page's recorder: its initializeSession, then its
     // first upload. (An upload alone may be the previous page's, sent as it unloaded:
