@@ -4,6 +4,8 @@
  * moves one to the day before.
  */
 
+import { localIsoDate } from '@/shared/lib/local-date';
+
 /** `YYYY-MM-DD`. */
 export type IsoDate = string;
 /** `YYYY-MM`. */
@@ -29,7 +31,7 @@ export function isIsoMonth(raw: string | null | undefined): raw is IsoMonth {
 
 /** Today in the viewer's own calendar. */
 export function today(now: Date = new Date()): IsoDate {
-  return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return localIsoDate(now);
 }
 
 export function monthOf(date: IsoDate): IsoMonth {

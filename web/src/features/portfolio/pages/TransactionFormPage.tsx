@@ -12,6 +12,7 @@ import { instrumentQueryOptions } from '@/entities/instrument/api/instrument';
 import { instrumentLabel, isInstrumentId } from '@/entities/instrument/model/ids';
 import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { type NewTransaction, type Transaction, TX_KINDS, type TxKind } from '@/entities/transaction/api/types';
+import { localIsoDate } from '@/shared/lib/local-date';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { AppLink } from '@/shared/ui/AppLink';
 import { useToast } from '@/shared/ui/toast';
@@ -104,11 +105,7 @@ export interface TxDraft {
 type Errors = Partial<Record<TxField, string>>;
 
 /** Today on the member's clock, `YYYY-MM-DD`. */
-function today(): string {
-  const d = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+const today = (): string => localIsoDate();
 
 const instrumentIdOf = (v: TxDraft['instrument']) => (v === null ? null : typeof v === 'string' ? v : v.id);
 const isKrx = (id: string | null) => id !== null && id.startsWith('KRX:');
