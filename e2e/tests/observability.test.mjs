@@ -8,6 +8,7 @@
  * every reply of the recorder's GraphQL endpoint must be one the client accepts.
  */
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { eventually, launch } from '../support/fixtures.mjs';
 import { signUp } from '../support/members.mjs';
@@ -55,16 +56,25 @@ describe('observability', () => {
     // from the server (its uploads run in a worker), and kept for the capture check.
     await context.route('**/public', async (route) => {
       const request = route.request();
-      const op = (() => {
+      const sent = (() => {
         try {
-          return JSON.parse(request.postData() ?? '{}').operationName;
+          return JSON.parse(request.postData() ?? '{}');
         } catch {
-          return undefined;
+          return {};
+        }
+      })();
+      const op = sent.operationName;
+      // What a push carried (base64 of gzip), to know which push took the errors.
+      const carried = (() => {
+        try {
+          return gunzipSync(Buffer.from(sent.variables?.data ?? '', 'base64')).toString('utf8');
+        } catch {
+          return '';
         }
       })();
       const response = await route.fetch();
       const body = await response.json().catch(() => undefined);
-      graphql.push({ op, status: response.status(), type: response.headers()['content-type'] ?? '', body });
+      graphql.push({ op, status: response.status(), type: response.headers()['content-type'] ?? '', body, carried });
       await route.fulfill({ response });
     });
     // Recording skips webdriver browsers unless a test runner is there (spec §4).
@@ -75,7 +85,6 @@ describe('observability', () => {
 
     await page.goto('/');
     await page.getByTestId('index-cards').waitFor().catch(() => {});
-    const pushes = () => graphql.filter((g) => g.op === 'PushSessionEvents').length;
     const seen = graphql.length;
     // A page that has not loaded the member's portfolios (home and a stock's page have:
     // their money and position sections), so the click below must ask the API.
@@ -116,8 +125,12 @@ describe('observability', () => {
       console.error(new TypeError('Failed to fetch'));
       console.error('ResizeObserver loop completed with undelivered notifications.');
     });
-    const afterErrors = pushes();
-    await eventually(() => pushes() > afterErrors, { timeout: PUSH_WAIT_MS, interval: 100 });
+    // Wait for the push that carried the kept error and was accepted (a push already on
+    // its way when the errors were thrown may land after them without them).
+    await eventually(
+      () => graphql.some((g) => g.carried.includes('e2e kept error') && g.status === 200 && !g.body?.errors),
+      { timeout: PUSH_WAIT_MS, interval: 100 },
+    );
     // Feedback through its modal route.
     await page.goto('/settings?feedback=routeModalTrue');
     await page.getByTestId('feedback-verbatim').fill('차트가 느려요 e2e');
