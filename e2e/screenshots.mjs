@@ -34,6 +34,10 @@ export const VIEWPORTS = {
   phone: { width: 360, height: 740 },
   desktop: { width: 1280, height: 800 },
 };
+/** The narrowest phone the layout must fit without sideways scrolling (issue 17). */
+export const NARROW = { width: 320, height: 640 };
+/** `{portfolio}` in a shot's path: the screenshot member's portfolio. */
+const PORTFOLIO = '{portfolio}';
 
 const KAKAOTALK_UA = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36;KAKAOTALK 2410200';
 
@@ -55,8 +59,26 @@ function shots() {
       list.push({ name: `home-member-${size}-${locale}`, path: '/', locale, viewport, member: true });
       list.push({ name: `portfolios-${size}-${locale}`, path: '/portfolios', locale, viewport, member: true });
       list.push({ name: `dividends-${size}-${locale}`, path: '/dividends', locale, viewport, member: true });
+      list.push({ name: `portfolio-${size}-${locale}`, path: `/portfolios/${PORTFOLIO}`, locale, viewport, member: true });
+      list.push({
+        name: `trade-form-${size}-${locale}`,
+        path: `/portfolios/${PORTFOLIO}/transactions/new?instrument=${encodeURIComponent('NASDAQ:AAPL')}`,
+        locale,
+        viewport,
+        member: true,
+      });
+      list.push({ name: `stock-held-${size}-${locale}`, path: stockUrl('KRX:005930'), locale, viewport, member: true, held: true });
       list.push({ name: `all-menu-${size}-${locale}`, path: '/?menu=routeModalTrue', locale, viewport, fullPage: false });
     }
+  }
+  // At 320 px: the member's screens must fit without sideways scrolling.
+  for (const [name, path] of [
+    ['home-member', '/'],
+    ['portfolio', `/portfolios/${PORTFOLIO}`],
+    ['stock-held', stockUrl('KRX:005930')],
+    ['settings', '/settings'],
+  ]) {
+    list.push({ name: `${name}-narrow-ko`, path, locale: 'ko', viewport: NARROW, member: true, held: name === 'stock-held' });
   }
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     list.push({ name: `language-sheet-${size}-ko`, path: '/settings?language=routeModalTrue', locale: 'ko', viewport, fullPage: false });
@@ -73,7 +95,7 @@ function shots() {
 export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
   await mkdir(outDir, { recursive: true });
   const results = [];
-  const token = await memberToken(env.server.url);
+  const { token, portfolioId } = await memberToken(env.server.url);
   // One tab per viewport (and user agent), reused: shots differ by URL and stored language.
   const tabs = new Map();
   const tabFor = async (shot) => {
@@ -116,7 +138,7 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
         [shot.locale, shot.member ? token : null],
       );
       const app = new AppPage(page);
-      await app.goto(shot.path);
+      await app.goto(shot.path.replace(PORTFOLIO, String(portfolioId)));
       if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
       if (shot.member && shot.path === '/settings/account') await page.getByTestId('account-nickname').waitFor();
       await marketLoaded(page, shot);
@@ -147,7 +169,8 @@ async function marketLoaded(page, shot) {
     await page.getByTestId('search-option').first().waitFor();
   } else if (path.startsWith('/stocks/')) {
     await page.getByTestId('stock-price').waitFor();
-    if (shot.member) await page.getByTestId('favorite-toggle').and(page.locator('[aria-pressed="true"]')).waitFor();
+    if (shot.member && !shot.held) await page.getByTestId('favorite-toggle').and(page.locator('[aria-pressed="true"]')).waitFor();
+    if (shot.held) await page.getByTestId('stock-position').waitFor();
     await page.locator('[data-testid="stock-chart"] .chart__canvas-wrap:not(.chart__canvas-wrap--dimmed) canvas').first().waitFor();
     // lightweight-charts paints on the next animation frames.
     await page.waitForFunction(() => {
@@ -159,6 +182,18 @@ async function marketLoaded(page, shot) {
     });
   } else if (path === '/portfolios') {
     await page.getByTestId('card-total').first().waitFor();
+  } else if (/^\/portfolios\/[^/]+$/.test(path)) {
+    await page.getByTestId('holding-name').first().waitFor();
+    // The returns chart (lazy, drawn on a canvas) has painted.
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('.pf-chart__canvas canvas');
+      if (!canvas || !canvas.width) return false;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) return true;
+      return false;
+    });
+  } else if (path.endsWith('/transactions/new')) {
+    await page.getByTestId('picked-instrument').waitFor();
   } else if (path === '/dividends') {
     await page.getByTestId('dividend-calendar').waitFor();
     if (shot.member) await page.getByTestId('dividend-totals').waitFor();
@@ -189,15 +224,19 @@ async function memberToken(url) {
   if (!saved.ok) throw new Error(`cannot save the screenshot member's favourites: HTTP ${saved.status}`);
   // A portfolio, so that home shows the member's money and the portfolio screens have figures.
   const api = (method, route, body) => callApi({ url }, token, method, route, body);
-  if ((await api('GET', '/api/portfolios')).portfolios.length === 0) {
+  const existing = (await api('GET', '/api/portfolios')).portfolios;
+  if (existing.length > 0) return { token, portfolioId: existing[0].portfolio.id };
+  {
     const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const main = await api('POST', '/api/portfolios', { name: '키움 메인', base_currency: 'KRW', broker: '키움증권' });
     const tx = (body) => api('POST', `/api/portfolios/${main.id}/transactions`, { currency: 'KRW', quantity: '1', ...body });
     await tx({ kind: 'deposit', trade_date: day(200), price: '20000000' });
     await tx({ kind: 'buy', trade_date: day(190), instrument_id: 'KRX:005930', quantity: '120', price: '56000' });
     await tx({ kind: 'buy', trade_date: day(120), instrument_id: 'KRX:000660', quantity: '30', price: '175000' });
+    // A long English name, to see it whole in the holdings.
+    await tx({ kind: 'buy', trade_date: day(60), instrument_id: 'NASDAQ:JEPQ', quantity: '20', price: '52.10', currency: 'USD', fx_rate: '1380' });
+    return { token, portfolioId: main.id };
   }
-  return token;
 }
 
 // Run as a script.

@@ -28,6 +28,8 @@ const STOCK_HEADING = '#main [data-testid="stock-page"] h1, #main [data-testid="
 /** The heading that shows `pathname`'s page is on screen. */
 function headingFor(pathname) {
   if (/^\/stocks\/[^/]+\/?$/.test(pathname)) return STOCK_HEADING;
+  if (/^\/portfolios\/\d+\/?$/.test(pathname)) return '#main [data-testid="portfolio-detail-page"] h1';
+  if (/^\/portfolios\/\d+\/transactions\/new\/?$/.test(pathname)) return '#main [data-testid="transaction-form"]';
   return PAGE_HEADINGS[pathname] ?? NOT_FOUND_HEADING;
 }
 

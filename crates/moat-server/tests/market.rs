@@ -922,6 +922,80 @@ async fn fx_rates_appear_once_the_history_is_written() {
 }
 
 #[tokio::test]
+async fn a_pairs_rate_on_a_date_is_the_last_fixing_on_or_before_it_either_way_round() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |c| c.market.backfill_years = 1).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        while get_json(&app, "/api/fx/USDKRW").await["rates"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+        {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{backend:?}: no USD/KRW rates a minute after start"
+            );
+            tokio::time::sleep(POLL).await;
+        }
+        let usdkrw = instrument("FX:USDKRW");
+        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        // A Saturday takes the week's last fixing; a weekday its own.
+        for date in ["2026-01-10", "2026-01-07"] {
+            let want = sim()
+                .fx_rates(usdkrw, d(date) - chrono::Duration::days(14), d(date))
+                .last()
+                .cloned()
+                .expect("the simulator fixes rates on weekdays");
+            let on = get_json(&app, &format!("/api/fx/usdkrw/rate?date={date}")).await;
+            assert_eq!(
+                on,
+                json!({"pair": "USDKRW", "date": date, "rate": want.rate.to_string(), "rate_date": want.date.to_string()}),
+                "{backend:?}: {date}"
+            );
+            assert!(want.date <= d(date));
+            // The other way round: one won in dollars, from the same fixing.
+            let inverse = get_json(&app, &format!("/api/fx/KRWUSD/rate?date={date}")).await;
+            let expected = (Decimal::ONE / want.rate).round_dp(10).normalize();
+            assert_eq!(inverse["rate"], expected.to_string(), "{backend:?}: {date}");
+            assert_eq!(inverse["rate_date"], want.date.to_string());
+        }
+        // Before the stored history (more than 14 days before its first fixing): no rate.
+        let before = get_json(&app, "/api/fx/USDKRW/rate?date=2001-01-02").await;
+        assert_eq!(before["rate"], Value::Null, "{backend:?}");
+        assert_eq!(before["rate_date"], Value::Null, "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_rate_for_a_bad_date_is_refused_and_for_an_unknown_pair_not_found() {
+    let app = spawn(TestDatabase::sqlite()).await;
+    for query in ["date=2026-02-30", "date=2026/01/05", "date=today"] {
+        let e = assert_error(
+            app.get(&format!("/api/fx/USDKRW/rate?{query}")).await,
+            400,
+            "invalid_parameter",
+        )
+        .await;
+        assert!(has_field_error(&e, "date"), "{query}: {e}");
+    }
+    for pair in [
+        "XXXYYY",
+        "USDEUR",
+        "USDKR",
+        "KRWKRW",
+        "%EC%9B%90%EC%9B%90%EC%9B%90",
+    ] {
+        assert_error(
+            app.get(&format!("/api/fx/{pair}/rate")).await,
+            404,
+            "not_found",
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
 async fn fx_requests_with_bad_dates_are_refused_and_unknown_pairs_are_not_found() {
     let app = spawn(TestDatabase::sqlite()).await;
     assert_eq!(

@@ -152,7 +152,7 @@ const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
     (
         "GET",
         "/stocks/{code}",
-        "market::stock_page (a bare code: 308 to /stocks/EXCHANGE:CODE; else as /*)",
+        "market::page_routes: stock_page (a bare code: 308 to /stocks/EXCHANGE:CODE; else as /*)",
         Access::Visitor,
     ),
     (
@@ -259,8 +259,8 @@ pub fn router(state: AppState) -> Router {
             .merge(api)
             // The telemetry ingest (docs/observability.md): same origin, no auth, its own caps.
             .merge(observability::ingest_routes())
-            // A stock's page: a bare code redirects to its canonical address.
-            .route("/stocks/{code}", get(market::stock_page))
+            // The areas' page routes (a stock's page: a bare code redirects).
+            .merge(market::page_routes())
             .fallback(assets::serve),
         state,
     )

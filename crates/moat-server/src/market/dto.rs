@@ -249,6 +249,27 @@ pub struct FxDto {
     pub rates: Vec<FxRateDto>,
 }
 
+#[derive(Deserialize, IntoParams)]
+pub struct FxRateOnParams {
+    /// The date, `YYYY-MM-DD` (default today).
+    pub date: Option<String>,
+}
+
+/// A pair's rate for a date: the last daily rate stored on or before it (a weekend or
+/// holiday takes the previous fixing), within 14 days.
+#[derive(Serialize, Deserialize, ToSchema, Debug)]
+pub struct FxRateOnDto {
+    /// Upper case, as asked (`USDKRW`; `KRWUSD` is read from `USDKRW` inverted).
+    pub pair: String,
+    /// The date asked for.
+    pub date: String,
+    /// One unit of the first currency in the second, decimal string; null when no rate
+    /// is stored within 14 days before `date`.
+    pub rate: Option<String>,
+    /// The day `rate` was fixed (on or before `date`); null with `rate`.
+    pub rate_date: Option<String>,
+}
+
 /// An instrument with its quote.
 #[derive(Serialize, Deserialize, ToSchema, Debug)]
 pub struct Priced {

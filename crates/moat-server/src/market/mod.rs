@@ -63,6 +63,13 @@ impl FromRef<AppState> for MarketState {
     }
 }
 
+/// The market's page routes, outside the API: a stock's page, where a bare code
+/// (`/stocks/005930`, `/stocks/AAPL`) answers 308 to its canonical address so that
+/// typed links and link previews reach it; everything else there is the web app.
+pub fn page_routes() -> axum::Router<AppState> {
+    axum::Router::new().route("/stocks/{code}", axum::routing::get(stock_page))
+}
+
 /// Every route of the market area, documented.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -71,6 +78,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::get_quote))
         .routes(routes!(candles::get_candles))
         .routes(routes!(fx::get_fx))
+        .routes(routes!(fx::get_fx_rate_on))
         .routes(routes!(overview::overview))
         .routes(routes!(providers::providers))
         .routes(routes!(favorites::get_favorites, favorites::put_favorites))

@@ -265,6 +265,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fx/{pair}/rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pair's rate for a date (`USDKRW`: one USD in KRW), to prefill a trade's exchange
+         *     rate: the last daily rate on or before the date, within 14 days; either direction of
+         *     a stored pair (`KRWUSD` too).
+         */
+        get: operations["get_fx_rate_on"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instruments/search": {
         parameters: {
             query?: never;
@@ -1361,6 +1382,23 @@ export interface components {
             date: string;
             /** @description One unit of the base in the quote currency, decimal string. */
             rate: string;
+        };
+        /**
+         * @description A pair's rate for a date: the last daily rate stored on or before it (a weekend or
+         *     holiday takes the previous fixing), within 14 days.
+         */
+        FxRateOnDto: {
+            /** @description The date asked for. */
+            date: string;
+            /** @description Upper case, as asked (`USDKRW`; `KRWUSD` is read from `USDKRW` inverted). */
+            pair: string;
+            /**
+             * @description One unit of the first currency in the second, decimal string; null when no rate
+             *     is stored within 14 days before `date`.
+             */
+            rate?: string | null;
+            /** @description The day `rate` was fixed (on or before `date`); null with `rate`. */
+            rate_date?: string | null;
         };
         Health: {
             /** @description Always `ok` while the process serves requests. */
@@ -2715,6 +2753,49 @@ export interface operations {
                 };
             };
             /** @description unknown pair */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_fx_rate_on: {
+        parameters: {
+            query?: {
+                /** @description The date, `YYYY-MM-DD` (default today). */
+                date?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description e.g. `USDKRW` or `KRWUSD` */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FxRateOnDto"];
+                };
+            };
+            /** @description `invalid_parameter`: a bad date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a pair the market has no rates for */
             404: {
                 headers: {
                     [name: string]: unknown;

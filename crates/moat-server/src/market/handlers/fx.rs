@@ -1,4 +1,4 @@
-//! `/api/fx/{pair}`.
+//! `/api/fx/{pair}` and `/api/fx/{pair}/rate`.
 
 use axum::extract::{Path, Query, State};
 
@@ -8,7 +8,7 @@ use crate::{
         json::ApiJson,
     },
     market::{
-        dto::{FxDto, FxParams, FxRateDto},
+        dto::{FxDto, FxParams, FxRateDto, FxRateOnDto, FxRateOnParams},
         service, MarketState,
     },
 };
@@ -34,5 +34,27 @@ pub async fn get_fx(
     Ok(ApiJson(FxDto {
         pair: series.pair,
         rates: series.rates.iter().map(FxRateDto::from).collect(),
+    }))
+}
+
+/// A pair's rate for a date (`USDKRW`: one USD in KRW), to prefill a trade's exchange
+/// rate: the last daily rate on or before the date, within 14 days; either direction of
+/// a stored pair (`KRWUSD` too).
+#[utoipa::path(get, path = "/api/fx/{pair}/rate", tag = "market", params(("pair" = String, Path, description = "e.g. `USDKRW` or `KRWUSD`"), FxRateOnParams), responses(
+    (status = 200, body = FxRateOnDto),
+    (status = 404, description = "a pair the market has no rates for", body = ErrorBody),
+    (status = 400, description = "`invalid_parameter`: a bad date", body = ErrorBody),
+))]
+pub async fn get_fx_rate_on(
+    State(state): State<MarketState>,
+    Path(pair): Path<String>,
+    Query(params): Query<FxRateOnParams>,
+) -> Result<ApiJson<FxRateOnDto>, ApiError> {
+    let on = service::fx_rate_on(&state.service, &pair, params.date.as_deref()).await?;
+    Ok(ApiJson(FxRateOnDto {
+        pair: on.pair,
+        date: on.date.to_string(),
+        rate: on.rate.map(|(_, r)| r.to_string()),
+        rate_date: on.rate.map(|(d, _)| d.to_string()),
     }))
 }

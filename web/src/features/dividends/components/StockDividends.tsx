@@ -50,10 +50,10 @@ export function StockDividends({ instrumentId }: StockSlotProps) {
             {rows.map((d) => (
               <tr key={d.ex_date}>
                 <td>
-                  {formatShortDate(d.ex_date, locale)}
+                  <span className="stock-dividends__date">{formatShortDate(d.ex_date, locale)}</span>
                   {d.ex_date > now && <span className="stock-dividends__badge">{t('stock.upcoming')}</span>}
                 </td>
-                <td>{d.pay_date ? formatShortDate(d.pay_date, locale) : t('stock.notAnnounced')}</td>
+                <td>{d.pay_date ? <span className="stock-dividends__date">{formatShortDate(d.pay_date, locale)}</span> : t('stock.notAnnounced')}</td>
                 <td className="stock-dividends__num">{formatUnitAmount(d.amount, d.currency, locale)}</td>
               </tr>
             ))}

@@ -8,6 +8,7 @@ import { useAmountsLocked } from '@/entities/member/model/amounts-lock';
 import { usePortfolioT } from '../locales/messages';
 import { useCurrencyMode } from '../lib/prefs';
 import { SegmentedControl } from '@/shared/ui/segmented/SegmentedControl';
+import './ui.css';
 
 /**
  * Width class of an amount's slot. A masked amount keeps the same class, so its box is

@@ -41,7 +41,7 @@ function renderList(api: ReturnType<typeof listApi>) {
   });
 }
 
-const css = readFileSync(`${process.cwd()}/src/features/portfolio/components/portfolio.css`, 'utf8');
+const css = readFileSync(`${process.cwd()}/src/features/portfolio/components/ui.css`, 'utf8');
 const cards = () => screen.getAllByTestId('portfolio-card');
 const text = (el: Element | null | undefined) => el?.textContent ?? '';
 

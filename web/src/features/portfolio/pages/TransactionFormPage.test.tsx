@@ -164,10 +164,12 @@ describe('transaction form', () => {
 
   it('opened from a stock’s page: the instrument, its price and the day’s stored exchange rate are filled in, and the rate stays editable', async () => {
     const api = formApi({
-      'GET /api/fx/USDKRW': (call) => {
-        expect(call.search.get('to')).toBe('2026-03-04');
-        return { pair: 'USDKRW', rates: [{ date: '2026-02-27', rate: '1370.1' }, { date: '2026-03-03', rate: '1385.2' }] };
-      },
+      'GET /api/fx/USDKRW/rate': (call) => ({
+        pair: 'USDKRW',
+        date: call.search.get('date'),
+        // The server's last fixing on or before the date (none on the 4th yet).
+        ...(call.search.get('date') === '2026-03-04' ? { rate: '1385.2', rate_date: '2026-03-03' } : { rate: '1370.1', rate_date: '2026-02-27' }),
+      }),
     });
     renderForm(api, '/portfolios/7/transactions/new?instrument=NASDAQ:AAPL&price=189.43');
     const picked = await screen.findByTestId('picked-instrument');
