@@ -85,6 +85,25 @@ enum Command {
         #[command(subcommand)]
         command: ImportCommand,
     },
+    /// Copy the SQLite database to FILE while Moat runs (a consistent snapshot).
+    ///
+    /// Uses the same configuration as `serve`. FILE must not exist. For PostgreSQL use
+    /// pg_dump (docs/scale-out.md).
+    Backup {
+        /// The new backup file.
+        file: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Restore a backup made by `moat backup` into a data directory without a database.
+    ///
+    /// Start Moat afterwards; it applies any newer migrations to the restored database.
+    Restore {
+        /// The backup file.
+        file: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
 }
 
 /// `moat import …`.
@@ -360,6 +379,12 @@ fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
             run_admin(cli.config, args, command, out, err)
         }
         Some(Command::Import { command }) => run_import(cli.config, command, out, err),
+        Some(Command::Backup { file, database }) => {
+            run_backup(cli.config, database, BackupOp::Backup(file), out, err)
+        }
+        Some(Command::Restore { file, database }) => {
+            run_backup(cli.config, database, BackupOp::Restore(file), out, err)
+        }
         None => serve(cli.config, cli.serve, err),
     }
 }
@@ -405,6 +430,58 @@ fn run_admin(
         }
         Err(e) => {
             let _ = writeln!(err, "moat admin: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+enum BackupOp {
+    Backup(PathBuf),
+    Restore(PathBuf),
+}
+
+/// `moat backup FILE` and `moat restore FILE` (docs/scale-out.md).
+fn run_backup(
+    file: Option<PathBuf>,
+    database: DatabaseArgs,
+    op: BackupOp,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> ExitCode {
+    use moat_storage::backup;
+
+    let config = match load(file, database.into(), err) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let url = config.effective_database_url();
+    let result = block_on(async {
+        Ok(match &op {
+            BackupOp::Backup(dest) => backup::backup_sqlite(&url, dest).await,
+            BackupOp::Restore(src) => backup::restore_sqlite(src, &url).await,
+        })
+    });
+    let (verb, name) = match op {
+        BackupOp::Backup(_) => ("backed up", "moat backup"),
+        BackupOp::Restore(_) => ("restored", "moat restore"),
+    };
+    match result {
+        Ok(Ok(info)) => {
+            let _ = writeln!(
+                out,
+                "{verb} {} ({} bytes, {} migrations)",
+                info.path.display(),
+                info.bytes,
+                info.migrations
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => {
+            let _ = writeln!(err, "{name}: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            let _ = writeln!(err, "{name}: {e:#}");
             ExitCode::FAILURE
         }
     }

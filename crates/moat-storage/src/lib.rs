@@ -5,6 +5,7 @@
 //! the database ([`Sql`], `sql.rs`); each backend owns its connection and migrations.
 
 pub mod accounts;
+pub mod backup;
 pub mod market;
 pub mod observability;
 pub mod portfolio;

@@ -32,6 +32,16 @@ impl TestDatabase {
         }
     }
 
+    /// An existing SQLite database file (a restored backup), kept after the test.
+    pub fn sqlite_file(path: &std::path::Path) -> Self {
+        Self {
+            url: format!("sqlite://{}", path.display()),
+            backend: Backend::Sqlite,
+            _dir: None,
+            pg_drop: None,
+        }
+    }
+
     /// A fresh PostgreSQL database, or `None` (with a note on stderr) when
     /// `MOAT_TEST_POSTGRES_URL` is not set.
     pub async fn postgres() -> Option<Self> {
