@@ -60,6 +60,11 @@ pub struct Config {
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
+    /// Proxies (load balancers) in front of Moat, as addresses or CIDRs
+    /// (`10.0.0.0/8`, `127.0.0.1`). A request from one of them has its client address
+    /// read from `X-Forwarded-For` (crate::http::client_addr); from anyone else the
+    /// header is ignored. Every per-address limit uses that address.
+    pub trusted_proxies: Vec<String>,
     // The areas' sections, one line each (and one in `Config::sections`).
     /// Accounts and sign-in (`[accounts]`, `[[accounts.oidc]]`).
     #[serde(default)]
@@ -104,6 +109,7 @@ impl Default for Config {
             idle_timeout_secs: 75,
             max_connections: 10_000,
             delayed_scripts: Vec::new(),
+            trusted_proxies: Vec::new(),
             accounts: AccountsConfig::default(),
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
@@ -132,6 +138,7 @@ const ENV_KEYS: &[&str] = &[
     "idle_timeout_secs",
     "max_connections",
     "delayed_scripts",
+    "trusted_proxies",
 ];
 
 /// Values given on the command line; `None` leaves the lower layers in charge.
@@ -375,6 +382,11 @@ impl Config {
                 "required when `[mail]` is configured (the links in e-mail point there)",
             ));
         }
+        if let Err(bad) = crate::http::client_addr::TrustedProxies::parse(&self.trusted_proxies) {
+            return Err(ConfigError(format!(
+                "invalid value in `trusted_proxies`: {bad:?} must be an IP address or a CIDR (10.0.0.0/8)"
+            )));
+        }
         for url in &self.delayed_scripts {
             if !(url.starts_with("https://") || url.starts_with('/')) {
                 return Err(ConfigError(format!(
@@ -483,6 +495,11 @@ max_connections = {max_conns}
 
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
+
+# Load balancers in front of Moat (addresses or CIDRs, e.g. ["10.0.0.0/8"]). Only a
+# request from one of them has its client address read from X-Forwarded-For; the
+# per-address limits (log-in, sign-up, mail, the telemetry ingest) use that address.
+trusted_proxies = []
 
 {sections}"#,
             host = d.host,

@@ -89,8 +89,12 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut writers = Vec::new();
     for w in 0..WRITERS {
-        let (app, token, acknowledged, stop) =
-            (app.clone(), token.clone(), acknowledged.clone(), stop.clone());
+        let (app, token, acknowledged, stop) = (
+            app.clone(),
+            token.clone(),
+            acknowledged.clone(),
+            stop.clone(),
+        );
         writers.push(tokio::spawn(async move {
             let mut n = 0;
             while !stop.load(std::sync::atomic::Ordering::SeqCst) {
@@ -100,8 +104,10 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
                     Method::POST,
                     &format!("/api/portfolios/{portfolio}/transactions"),
                     Some(&token),
-                    Some(json!({"kind": "deposit", "trade_date": "2025-01-02", "quantity": "1",
-                        "price": format!("{}", 1000 + w * 100_000 + n), "currency": "KRW"})),
+                    Some(
+                        json!({"kind": "deposit", "trade_date": "2025-01-02", "quantity": "1",
+                        "price": format!("{}", 1000 + w * 100_000 + n), "currency": "KRW"}),
+                    ),
                 )
                 .await;
                 if r.status() == 201 {
@@ -131,7 +137,13 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
     for w in writers {
         w.await.unwrap();
     }
-    assert_eq!(backup.code, ExitCode::SUCCESS, "{}{}", backup.out, backup.err);
+    assert_eq!(
+        backup.code,
+        ExitCode::SUCCESS,
+        "{}{}",
+        backup.out,
+        backup.err
+    );
     assert!(backup.out.starts_with("backed up "), "{}", backup.out);
 
     // A second backup to the same file is refused and leaves the first intact.
@@ -154,7 +166,13 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
         s(restored.path()),
     ])
     .await;
-    assert_eq!(restore.code, ExitCode::SUCCESS, "{}{}", restore.out, restore.err);
+    assert_eq!(
+        restore.code,
+        ExitCode::SUCCESS,
+        "{}{}",
+        restore.out,
+        restore.err
+    );
     let restored_url = format!("sqlite://{}", restored.path().join("moat.db").display());
     let ids = transaction_ids(&restored_url, user, portfolio).await;
     let missing: Vec<&i64> = before.iter().filter(|id| !ids.contains(id)).collect();
@@ -174,9 +192,11 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
     );
 
     // The restored data directory serves: the member logs in and sees the portfolio.
-    let served =
-        TestApp::spawn_with(TestDatabase::sqlite_file(&restored.path().join("moat.db")), |_| {})
-            .await;
+    let served = TestApp::spawn_with(
+        TestDatabase::sqlite_file(&restored.path().join("moat.db")),
+        |_| {},
+    )
+    .await;
     let login = served
         .post_json(
             "/api/auth/login",
@@ -212,7 +232,11 @@ async fn a_backup_taken_during_writes_restores_every_write_acknowledged_before_i
     ])
     .await;
     assert_eq!(refused.code, ExitCode::FAILURE);
-    assert!(refused.err.contains("already holds a database"), "{}", refused.err);
+    assert!(
+        refused.err.contains("already holds a database"),
+        "{}",
+        refused.err
+    );
 }
 
 #[tokio::test]
@@ -232,7 +256,10 @@ async fn files_that_are_not_moat_backups_and_postgres_urls_are_refused() {
     }
     for (file, why) in [
         (&junk, "not a database"),
-        (&empty_sqlite, "an SQLite database without Moat's migrations"),
+        (
+            &empty_sqlite,
+            "an SQLite database without Moat's migrations",
+        ),
     ] {
         let target = tempfile::tempdir().unwrap();
         let r = moat(vec![
@@ -243,7 +270,11 @@ async fn files_that_are_not_moat_backups_and_postgres_urls_are_refused() {
         ])
         .await;
         assert_eq!(r.code, ExitCode::FAILURE, "{why}");
-        assert!(r.err.contains("is not a Moat database backup"), "{why}: {}", r.err);
+        assert!(
+            r.err.contains("is not a Moat database backup"),
+            "{why}: {}",
+            r.err
+        );
         assert!(
             !target.path().join("moat.db").exists(),
             "{why}: a refused restore leaves no database"

@@ -36,7 +36,8 @@ pub struct Member {
 #[derive(Debug, Clone)]
 pub struct Operator(pub Member);
 
-/// The client's address: the socket peer (`X-Forwarded-For` is not trusted).
+/// The client's address: the socket peer, or behind a trusted proxy the address it
+/// forwarded (`trusted_proxies`, crate::http::client_addr).
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
@@ -152,10 +153,17 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        // The address behind trusted proxies (crate::http::client_addr), else the peer.
         let ip = parts
             .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip())
+            .get::<crate::http::client_addr::ClientAddr>()
+            .map(|c| c.0)
+            .or_else(|| {
+                parts
+                    .extensions
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|c| c.0.ip())
+            })
             .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
         Ok(ClientIp(ip))
     }

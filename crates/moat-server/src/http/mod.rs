@@ -2,6 +2,7 @@
 //! handlers and DTOs in its own module.
 
 pub mod assets;
+pub mod client_addr;
 pub mod error;
 pub mod health;
 pub mod idempotency;
@@ -274,8 +275,13 @@ const DYNAMIC_COMPRESSION: tower_http::CompressionLevel = tower_http::Compressio
 /// The layers every request passes through, outermost last.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     let body_limit = state.config.body_limit_bytes;
+    // Validated with the configuration.
+    let trusted = std::sync::Arc::new(
+        client_addr::TrustedProxies::parse(&state.config.trusted_proxies).unwrap_or_default(),
+    );
     routes
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn_with_state(trusted, client_addr::resolve))
         .layer(middleware::from_fn_with_state(state.clone(), reject_oversized))
         .layer(CatchPanicLayer::new())
         .layer(middleware::from_fn(error::render_errors))
