@@ -188,7 +188,13 @@ pub struct BrokerFormat {
 pub const BROKERS: &[BrokerFormat] = &[
     BrokerFormat {
         id: FormatId::Kiwoom,
-        signature: &["거래일자", "종목코드", "적요명", "거래수량", "거래단가/환율"],
+        signature: &[
+            "거래일자",
+            "종목코드",
+            "적요명",
+            "거래수량",
+            "거래단가/환율",
+        ],
         date: "거래일자",
         code: Some("종목코드"),
         name: Some("종목명"),
@@ -323,11 +329,13 @@ mod tests {
 
     #[test]
     fn detects_each_broker_by_its_header() {
-        let kiwoom = "거래일자,종목코드,거래소,거래종류,적요명,종목명,통화,거래수량,거래단가/환율,거래금액";
+        let kiwoom =
+            "거래일자,종목코드,거래소,거래종류,적요명,종목명,통화,거래수량,거래단가/환율,거래금액";
         assert_eq!(detect(kiwoom.split(',')).unwrap().id, FormatId::Kiwoom);
         let mirae = "매매일,통화,종목번호,종목명,잔고 수량,매입평균환율,매매일환율,매수 수량,매수단가,매도 수량,매도단가";
         assert_eq!(detect(mirae.split(',')).unwrap().id, FormatId::Mirae);
-        let kis = "매매일자,종목명,종목코드,구분,대출일자,보유수량,매입단가,매수수량,매도단가,매도수량";
+        let kis =
+            "매매일자,종목명,종목코드,구분,대출일자,보유수량,매입단가,매수수량,매도단가,매도수량";
         assert_eq!(detect(kis.split(',')).unwrap().id, FormatId::Kis);
         assert!(detect("일자,구분,종목코드,수량,단가".split(',')).is_none());
     }
@@ -339,8 +347,14 @@ mod tests {
         assert_eq!(trade_word("배당금입금"), Some(Word::Tx(TxKind::Dividend)));
         assert_eq!(trade_word("입금"), Some(Word::Tx(TxKind::Deposit)));
         assert_eq!(trade_word("출금"), Some(Word::Tx(TxKind::Withdrawal)));
-        assert_eq!(trade_word("외화매수"), Some(Word::Skip(SkipReason::Exchange)));
-        assert_eq!(trade_word("예탁금이용료"), Some(Word::Skip(SkipReason::Interest)));
+        assert_eq!(
+            trade_word("외화매수"),
+            Some(Word::Skip(SkipReason::Exchange))
+        );
+        assert_eq!(
+            trade_word("예탁금이용료"),
+            Some(Word::Skip(SkipReason::Interest))
+        );
         assert_eq!(trade_word("신용매수상환"), None);
     }
 

@@ -395,7 +395,12 @@ fn parse_records<R: Read>(
 ) -> Result<ParsedFile, FileTooLarge> {
     let mut out = ParsedFile::default();
     let headers = match read_header(reader) {
-        Ok(Some(h)) if h.iter().any(|c| !c.trim_start_matches('\u{feff}').is_empty()) => h,
+        Ok(Some(h))
+            if h.iter()
+                .any(|c| !c.trim_start_matches('\u{feff}').is_empty()) =>
+        {
+            h
+        }
         Ok(_) => {
             out.errors.push(file_error(
                 IssueCode::EmptyFile,
@@ -496,11 +501,9 @@ fn parse_records<R: Read>(
                         });
                     }
                 }
-                BrokerRow::Skip(reason, label) => out.skipped.push(SkippedRow {
-                    row,
-                    reason,
-                    label,
-                }),
+                BrokerRow::Skip(reason, label) => {
+                    out.skipped.push(SkippedRow { row, reason, label })
+                }
                 BrokerRow::Errors(errors) => {
                     out.errors
                         .extend(errors.into_iter().map(|(column, code, message)| RowError {
@@ -561,7 +564,10 @@ fn parse_broker_row<'a>(
         errors.push((
             Field::Date,
             IssueCode::InvalidDate,
-            format!("{:?} is not a date (YYYY-MM-DD, YYYY.MM.DD, YYYY/MM/DD)", cell(b.date)),
+            format!(
+                "{:?} is not a date (YYYY-MM-DD, YYYY.MM.DD, YYYY/MM/DD)",
+                cell(b.date)
+            ),
         ));
     }
     let mut number = |name: &str, field: Field| -> Decimal {
@@ -639,7 +645,10 @@ fn parse_broker_row<'a>(
         .any(|(k, _, _)| !matches!(k, TxKind::Deposit | TxKind::Withdrawal));
     let mut instrument = None;
     if needs_instrument {
-        let code = b.code.map(|c| broker_csv::broker_code(cell(c))).unwrap_or_default();
+        let code = b
+            .code
+            .map(|c| broker_csv::broker_code(cell(c)))
+            .unwrap_or_default();
         let name = b.name.map(|c| cell(c).trim()).unwrap_or("");
         let named = if code.is_empty() { name } else { code.as_str() };
         instrument = if named.is_empty() {

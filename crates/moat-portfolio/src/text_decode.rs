@@ -20,9 +20,10 @@ const CHUNK_BYTES: usize = 8 * 1024;
 
 /// The encodings an import reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum TextEncoding {
+    #[serde(rename = "utf-8")]
     Utf8,
+    #[serde(rename = "euc-kr")]
     EucKr,
 }
 

@@ -38,10 +38,7 @@ fn preview_of(name: &str) -> ImportPreview {
 }
 
 fn kinds(p: &ImportPreview) -> Vec<(usize, TxKind)> {
-    p.rows
-        .iter()
-        .map(|r| (r.row, r.transaction.kind))
-        .collect()
+    p.rows.iter().map(|r| (r.row, r.transaction.kind)).collect()
 }
 
 fn holdings(p: &ImportPreview) -> Vec<(String, Decimal)> {
@@ -74,7 +71,10 @@ fn kiwoom_euc_kr_history_is_read_with_its_words_and_skips() {
     );
     let buy = &p.rows[1].transaction;
     assert_eq!(buy.instrument.as_ref().unwrap().to_string(), "KRX:005930");
-    assert_eq!((buy.quantity, buy.price, buy.fee), (d("10"), d("55000"), d("80")));
+    assert_eq!(
+        (buy.quantity, buy.price, buy.fee),
+        (d("10"), d("55000"), d("80"))
+    );
     assert_eq!(buy.note, "장내매수");
     let deposit = &p.rows[0].transaction;
     assert_eq!((deposit.quantity, deposit.price), (d("1"), d("10000000")));
@@ -82,7 +82,10 @@ fn kiwoom_euc_kr_history_is_read_with_its_words_and_skips() {
     let dividend = &p.rows[3].transaction;
     assert_eq!((dividend.price, dividend.tax), (d("3610"), d("550")));
     let sell = &p.rows[4].transaction;
-    assert_eq!((sell.quantity, sell.fee, sell.tax), (d("3"), d("20"), d("313")));
+    assert_eq!(
+        (sell.quantity, sell.fee, sell.tax),
+        (d("3"), d("20"), d("313"))
+    );
     let skipped: Vec<_> = p
         .skipped
         .iter()
@@ -118,11 +121,20 @@ fn mirae_overseas_history_resolves_tickers_and_splits_buy_and_sell_columns() {
     assert_eq!(buy.instrument.as_ref().unwrap().to_string(), "NASDAQ:AAPL");
     assert_eq!(buy.currency, "USD");
     assert_eq!(buy.fx_rate, Some(d("1450.5")));
-    assert_eq!((buy.quantity, buy.price, buy.fee), (d("10"), d("230.5"), d("1.15")));
+    assert_eq!(
+        (buy.quantity, buy.price, buy.fee),
+        (d("10"), d("230.5"), d("1.15"))
+    );
     let sell = &p.rows[1].transaction;
-    assert_eq!((sell.quantity, sell.price, sell.fee, sell.tax), (d("4"), d("235"), d("0.47"), d("0.02")));
+    assert_eq!(
+        (sell.quantity, sell.price, sell.fee, sell.tax),
+        (d("4"), d("235"), d("0.47"), d("0.02"))
+    );
     assert_eq!(p.skipped.len(), 1);
-    assert_eq!((p.skipped[0].row, p.skipped[0].reason), (5, SkipReason::NoTrade));
+    assert_eq!(
+        (p.skipped[0].row, p.skipped[0].reason),
+        (5, SkipReason::NoTrade)
+    );
     assert_eq!(
         holdings(&p),
         [
@@ -163,9 +175,15 @@ fn kis_trade_diary_gives_a_buy_and_a_sell_per_row() {
         [(2, TxKind::Buy), (3, TxKind::Buy), (4, TxKind::Sell)]
     );
     let first = &p.rows[0].transaction;
-    assert_eq!((first.quantity, first.price, first.fee), (d("10"), d("55000"), d("80")));
+    assert_eq!(
+        (first.quantity, first.price, first.fee),
+        (d("10"), d("55000"), d("80"))
+    );
     let sell = &p.rows[2].transaction;
-    assert_eq!((sell.quantity, sell.price, sell.fee, sell.tax), (d("3"), d("58000"), d("20"), d("313")));
+    assert_eq!(
+        (sell.quantity, sell.price, sell.fee, sell.tax),
+        (d("3"), d("58000"), d("20"), d("313"))
+    );
     assert_eq!(
         holdings(&p),
         [
@@ -190,7 +208,10 @@ fn a_bad_number_in_a_broker_row_is_named() {
     let p = preview_of("kiwoom-bad-number.csv");
     assert_eq!(p.format, FormatId::Kiwoom);
     let errors: Vec<_> = p.errors.iter().map(|e| (e.row, e.column, e.code)).collect();
-    assert_eq!(errors, [(3, Some(Field::Quantity), IssueCode::InvalidNumber)]);
+    assert_eq!(
+        errors,
+        [(3, Some(Field::Quantity), IssueCode::InvalidNumber)]
+    );
     assert!(p.into_new_transactions().is_err());
 }
 
