@@ -980,34 +980,50 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
             out
         }
     };
-    let cases: [(&str, &str, &str, usize, usize, &[(&str, &str)]); 3] = [
-        (
-            "kiwoom.csv",
-            "kiwoom",
-            "euc-kr",
-            6,
-            2,
-            &[("KRX:000660", "2"), ("KRX:005930", "7")],
-        ),
+    struct Case {
+        file: &'static str,
+        format: &'static str,
+        encoding: &'static str,
+        rows: usize,
+        skipped: usize,
+        held: &'static [(&'static str, &'static str)],
+    }
+    let cases = [
+        Case {
+            file: "kiwoom.csv",
+            format: "kiwoom",
+            encoding: "euc-kr",
+            rows: 6,
+            skipped: 2,
+            held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
+        },
         // Tickers resolved through the catalogue (AAPL, MSFT → NASDAQ).
-        (
-            "mirae.csv",
-            "mirae",
-            "utf-8",
-            3,
-            1,
-            &[("NASDAQ:AAPL", "6"), ("NASDAQ:MSFT", "2")],
-        ),
-        (
-            "kis.csv",
-            "kis",
-            "utf-8",
-            3,
-            0,
-            &[("KRX:000660", "2"), ("KRX:005930", "7")],
-        ),
+        Case {
+            file: "mirae.csv",
+            format: "mirae",
+            encoding: "utf-8",
+            rows: 3,
+            skipped: 1,
+            held: &[("NASDAQ:AAPL", "6"), ("NASDAQ:MSFT", "2")],
+        },
+        Case {
+            file: "kis.csv",
+            format: "kis",
+            encoding: "utf-8",
+            rows: 3,
+            skipped: 0,
+            held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
+        },
     ];
-    for (file, format, encoding, rows, skipped, held) in cases {
+    for Case {
+        file,
+        format,
+        encoding,
+        rows,
+        skipped,
+        held,
+    } in cases
+    {
         let id = create(&app, &token, file, "KRW").await;
         let preview: Value = post(id, "import/preview", broker_fixture(file))
             .await
