@@ -246,3 +246,16 @@ fn moat_and_korean_headers_are_named_apart() {
     assert_eq!(parsed_euc.encoding, Some(TextEncoding::EucKr));
     assert_eq!(parsed_euc.rows, parsed.rows);
 }
+
+#[test]
+fn a_kiwoom_file_starting_with_its_version_line_is_read_with_true_line_numbers() {
+    let mut bytes = b"Version=1.0\r\n".to_vec();
+    bytes.extend(fixture("kiwoom.csv"));
+    let settings = PortfolioSettings::default();
+    let parsed = parse(bytes.as_slice(), &settings, 0).unwrap();
+    assert_eq!(parsed.format, FormatId::Kiwoom);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    // The header is line 2, so the first trade is line 3.
+    assert_eq!(parsed.rows[0].row, 3);
+    assert_eq!(parsed.rows.len(), 6);
+}
