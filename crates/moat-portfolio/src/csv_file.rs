@@ -2,8 +2,10 @@
 //!
 //! # Format
 //!
-//! UTF-8 (a byte-order mark is ignored), comma-separated, one header row, then one
-//! transaction per row. Export writes these columns in this order:
+//! UTF-8 (a byte-order mark is ignored) or EUC-KR ([`crate::text_decode`]),
+//! comma-separated, one header row, then one transaction per row. A Korean broker's
+//! export is recognised by its header row and read with that broker's columns and
+//! words instead ([`crate::broker_csv`]). Export writes these columns in this order:
 //!
 //! | column | Korean headers also accepted | content |
 //! |---|---|---|
@@ -60,6 +62,8 @@ use moat_market::{Exchange, InstrumentId};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::broker_csv::{self, BrokerFormat, Columns, FormatId, Layout, SkipReason, Word};
+use crate::text_decode::{DecodingReader, TextEncoding};
 use crate::transaction::{sorted, PortfolioSettings, SplitRatio, Transaction, TxKind};
 use crate::validation::{validate, Field, IssueCode};
 
@@ -131,11 +135,7 @@ pub enum FileTooLarge {
 
 /// Lower-case, without spaces, `_`, `-`, `.` and a byte-order mark.
 fn normalise_header(h: &str) -> String {
-    h.trim_start_matches('\u{feff}')
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '_' | '-' | '.'))
-        .flat_map(char::to_lowercase)
-        .collect()
+    broker_csv::normalise(h)
 }
 
 /// The column a header names, if any.
@@ -184,6 +184,21 @@ pub struct ImportPreview {
     pub warnings: Vec<RowError>,
     /// Headers that name no known column.
     pub ignored_columns: Vec<String>,
+    /// The file's format (Moat's, generic Korean headers, or a broker's).
+    pub format: FormatId,
+    /// The file's text encoding.
+    pub encoding: Option<TextEncoding>,
+    /// Broker rows that are not trades (interest, transfers…), not imported.
+    pub skipped: Vec<SkippedRow>,
+}
+
+/// A broker row that is not imported, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedRow {
+    pub row: usize,
+    pub reason: SkipReason,
+    /// The row's trade-type word as the file wrote it (empty for a row with no trade).
+    pub label: String,
 }
 
 impl ImportPreview {
@@ -241,7 +256,14 @@ pub struct ParsedFile {
     /// Rows (or the file) that cannot be read.
     pub errors: Vec<RowError>,
     pub ignored_columns: Vec<String>,
+    pub format: FormatId,
+    pub encoding: Option<TextEncoding>,
+    pub skipped: Vec<SkippedRow>,
 }
+
+/// Finds the instrument a broker file names by a bare ticker or a name (`AAPL`,
+/// `삼성전자`); the server looks in the market catalogue.
+pub type Resolver<'a> = dyn Fn(&str) -> Option<InstrumentId> + 'a;
 
 /// A [`Read`] that fails once more than `limit` bytes came through, and says so.
 struct Capped<R> {
@@ -264,37 +286,116 @@ impl<R: Read> Read for Capped<R> {
 
 /// Parses a file row by row from `input`, holding one row at a time besides the
 /// parsed rows. Transactions get ids after `last_id`. Refused whole past
-/// [`MAX_IMPORT_ROWS`] rows or [`MAX_IMPORT_BYTES`] bytes.
+/// [`MAX_IMPORT_ROWS`] rows or [`MAX_IMPORT_BYTES`] bytes. Broker files that name an
+/// instrument by a bare ticker or a name get a per-row error (see [`parse_with`]).
 pub fn parse<R: Read>(
     input: R,
     settings: &PortfolioSettings,
     last_id: i64,
+) -> Result<ParsedFile, FileTooLarge> {
+    parse_with(input, settings, last_id, &|_| None)
+}
+
+/// [`parse`], with `resolve` finding the instruments a broker file names by a bare
+/// ticker or a name. The file is UTF-8 or EUC-KR ([`crate::text_decode`]); its
+/// format is detected from its header row ([`crate::broker_csv`]).
+pub fn parse_with<R: Read>(
+    input: R,
+    settings: &PortfolioSettings,
+    last_id: i64,
+    resolve: &Resolver<'_>,
 ) -> Result<ParsedFile, FileTooLarge> {
     let mut capped = Capped {
         inner: input,
         left: MAX_IMPORT_BYTES,
         over: false,
     };
-    let parsed = parse_capped(&mut capped, settings, last_id);
+    let decoded = DecodingReader::new(&mut capped);
+    let parsed = match decoded {
+        Ok(decoded) => {
+            let encoding = decoded.encoding();
+            let mut reader = csv::ReaderBuilder::new()
+                .flexible(true)
+                .has_headers(false)
+                .trim(csv::Trim::All)
+                .from_reader(decoded);
+            let parsed = parse_records(&mut reader, settings, last_id, resolve);
+            let malformed = reader.into_inner().malformed();
+            parsed.map(|mut p| {
+                p.encoding = Some(encoding);
+                if malformed {
+                    p.rows.clear();
+                    p.skipped.clear();
+                    p.errors = vec![file_error(
+                        IssueCode::InvalidEncoding,
+                        None,
+                        format!(
+                            "the file is not valid {} text (cut short, or mixing encodings)",
+                            encoding.as_str()
+                        ),
+                    )];
+                }
+                p
+            })
+        }
+        Err(_) => Ok(ParsedFile::default()),
+    };
     if capped.over {
         return Err(FileTooLarge::Bytes);
     }
     parsed
 }
 
-fn parse_capped<R: Read>(
-    input: &mut Capped<R>,
+/// Where the Moat-format columns are, the headers that name none, and whether the
+/// headers are Moat's English ones or Korean.
+fn moat_columns(headers: &csv::StringRecord) -> (HashMap<Field, usize>, Vec<String>, FormatId) {
+    let mut columns: HashMap<Field, usize> = HashMap::new();
+    let mut ignored = Vec::new();
+    for (i, h) in headers.iter().enumerate() {
+        match header_field(h) {
+            Some(f) => {
+                columns.entry(f).or_insert(i);
+            }
+            None if h.is_empty() => {}
+            None => ignored.push(h.to_owned()),
+        }
+    }
+    let korean = headers.iter().any(|h| !normalise_header(h).is_ascii());
+    let format = if korean {
+        FormatId::GenericKorean
+    } else {
+        FormatId::Moat
+    };
+    (columns, ignored, format)
+}
+
+/// The header row: the first record, after a `Version=…` line some HTS exports start
+/// with.
+fn read_header<R: Read>(
+    reader: &mut csv::Reader<R>,
+) -> Result<Option<csv::StringRecord>, csv::Error> {
+    let mut record = csv::StringRecord::new();
+    for _ in 0..2 {
+        if !reader.read_record(&mut record)? {
+            return Ok(None);
+        }
+        let first = record.get(0).unwrap_or("").trim_start_matches('\u{feff}');
+        if !first.starts_with("Version=") {
+            return Ok(Some(record));
+        }
+    }
+    Ok(Some(record))
+}
+
+fn parse_records<R: Read>(
+    reader: &mut csv::Reader<R>,
     settings: &PortfolioSettings,
     last_id: i64,
+    resolve: &Resolver<'_>,
 ) -> Result<ParsedFile, FileTooLarge> {
     let mut out = ParsedFile::default();
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(input);
-    let headers = reader.headers().cloned();
-    let headers = match headers {
-        Ok(h)
+    let headers = match read_header(reader) {
+        Ok(Some(h))
             if h.iter()
                 .any(|c| !c.trim_start_matches('\u{feff}').is_empty()) =>
         {
@@ -308,7 +409,6 @@ fn parse_capped<R: Read>(
             ));
             return Ok(out);
         }
-        Err(_) if reader.get_ref().over => return Err(FileTooLarge::Bytes),
         Err(e) => {
             out.errors.push(file_error(
                 IssueCode::MalformedRow,
@@ -318,27 +418,32 @@ fn parse_capped<R: Read>(
             return Ok(out);
         }
     };
-    let mut columns: HashMap<Field, usize> = HashMap::new();
-    for (i, h) in headers.iter().enumerate() {
-        match header_field(h) {
-            Some(f) => {
-                columns.entry(f).or_insert(i);
+    let broker = broker_csv::detect(headers.iter());
+    let mut columns = HashMap::new();
+    let broker_columns = Columns::new(headers.iter());
+    match broker {
+        Some(b) => out.format = b.id,
+        None => {
+            let (found, ignored, format) = moat_columns(&headers);
+            columns = found;
+            out.ignored_columns = ignored;
+            out.format = format;
+            for required in [Field::Date, Field::Type] {
+                if !columns.contains_key(&required) {
+                    out.errors.push(file_error(
+                        IssueCode::MissingColumn,
+                        Some(required),
+                        format!(
+                            "the file has no {required} column: it is not Moat's format, \
+                             Korean headers, or a known broker's export"
+                        ),
+                    ));
+                }
             }
-            None if h.is_empty() => {}
-            None => out.ignored_columns.push(h.to_owned()),
+            if !out.errors.is_empty() {
+                return Ok(out);
+            }
         }
-    }
-    for required in [Field::Date, Field::Type] {
-        if !columns.contains_key(&required) {
-            out.errors.push(file_error(
-                IssueCode::MissingColumn,
-                Some(required),
-                format!("the file has no {required} column"),
-            ));
-        }
-    }
-    if !out.errors.is_empty() {
-        return Ok(out);
     }
 
     let mut next_id = last_id;
@@ -349,7 +454,11 @@ fn parse_capped<R: Read>(
         match read {
             Ok(false) => break,
             Ok(true) => {}
-            Err(_) if reader.get_ref().over => return Err(FileTooLarge::Bytes),
+            Err(e) if matches!(e.kind(), csv::ErrorKind::Io(_)) => {
+                // The input failed (too large, or bytes of another encoding): the
+                // caller reports it.
+                return Ok(out);
+            }
             Err(e) => {
                 let row = e.position().map_or(0, |p| p.line() as usize);
                 out.errors.push(RowError {
@@ -372,6 +481,40 @@ fn parse_capped<R: Read>(
         data_rows += 1;
         if data_rows > MAX_IMPORT_ROWS {
             return Err(FileTooLarge::Rows);
+        }
+        if let Some(b) = broker {
+            let cell = |name: &str| {
+                broker_columns
+                    .index(name)
+                    .and_then(|i| record.get(i))
+                    .unwrap_or("")
+            };
+            match parse_broker_row(b, &cell, settings, resolve) {
+                BrokerRow::Transactions(txs) => {
+                    for mut tx in txs {
+                        next_id += 1;
+                        tx.id = next_id;
+                        out.rows.push(PreviewRow {
+                            row,
+                            transaction: tx,
+                            duplicate: false,
+                        });
+                    }
+                }
+                BrokerRow::Skip(reason, label) => {
+                    out.skipped.push(SkippedRow { row, reason, label })
+                }
+                BrokerRow::Errors(errors) => {
+                    out.errors
+                        .extend(errors.into_iter().map(|(column, code, message)| RowError {
+                            row,
+                            column: Some(column),
+                            code,
+                            message,
+                        }))
+                }
+            }
+            continue;
         }
         let cell = |f: Field| columns.get(&f).and_then(|i| record.get(*i)).unwrap_or("");
         next_id += 1;
@@ -401,6 +544,186 @@ fn parse_capped<R: Read>(
     Ok(out)
 }
 
+/// What one broker row gives.
+enum BrokerRow {
+    Transactions(Vec<Transaction>),
+    Skip(SkipReason, String),
+    Errors(Vec<CellError>),
+}
+
+/// One broker row to its transactions (ids are set by the caller).
+fn parse_broker_row<'a>(
+    b: &BrokerFormat,
+    cell: &dyn Fn(&str) -> &'a str,
+    settings: &PortfolioSettings,
+    resolve: &Resolver<'_>,
+) -> BrokerRow {
+    let mut errors: Vec<CellError> = Vec::new();
+    let date = parse_date(cell(b.date));
+    if date.is_none() {
+        errors.push((
+            Field::Date,
+            IssueCode::InvalidDate,
+            format!(
+                "{:?} is not a date (YYYY-MM-DD, YYYY.MM.DD, YYYY/MM/DD)",
+                cell(b.date)
+            ),
+        ));
+    }
+    let mut number = |name: &str, field: Field| -> Decimal {
+        let s = cell(name);
+        broker_csv::broker_number(s).unwrap_or_else(|| {
+            errors.push((
+                field,
+                IssueCode::InvalidNumber,
+                format!("{s:?} in {name} is not a number"),
+            ));
+            Decimal::ZERO
+        })
+    };
+    let fee: Decimal = b.fee.iter().map(|c| number(c, Field::Fee)).sum();
+    let tax: Decimal = b.tax.iter().map(|c| number(c, Field::Tax)).sum();
+    let fx_rate = b
+        .fx_rate
+        .map(|c| number(c, Field::FxRate))
+        .filter(|r| !r.is_zero());
+    // (kind, quantity, price) of each transaction the row gives.
+    let mut trades: Vec<(TxKind, Decimal, Decimal)> = Vec::new();
+    let mut label = String::new();
+    match b.layout {
+        Layout::Typed {
+            kind,
+            quantity,
+            price,
+            amount,
+        } => {
+            label = cell(kind).to_owned();
+            match broker_csv::trade_word(cell(kind)) {
+                Some(Word::Skip(reason)) => return BrokerRow::Skip(reason, label),
+                Some(Word::Tx(k @ (TxKind::Buy | TxKind::Sell))) => {
+                    let q = number(quantity, Field::Quantity);
+                    let p = number(price, Field::Price);
+                    trades.push((k, q, p));
+                }
+                Some(Word::Tx(k)) => {
+                    let a = number(amount, Field::Price);
+                    trades.push((k, Decimal::ONE, a));
+                }
+                None => errors.push((
+                    Field::Type,
+                    IssueCode::InvalidType,
+                    format!(
+                        "{:?} is not a trade type this format knows (매수, 매도, 배당, 입금, 출금…)",
+                        cell(kind)
+                    ),
+                )),
+            }
+        }
+        Layout::BuySell {
+            buy_quantity,
+            buy_price,
+            sell_quantity,
+            sell_price,
+        } => {
+            let bq = number(buy_quantity, Field::Quantity);
+            let bp = number(buy_price, Field::Price);
+            let sq = number(sell_quantity, Field::Quantity);
+            let sp = number(sell_price, Field::Price);
+            if bq > Decimal::ZERO {
+                trades.push((TxKind::Buy, bq, bp));
+            }
+            if sq > Decimal::ZERO {
+                trades.push((TxKind::Sell, sq, sp));
+            }
+            if trades.is_empty() && errors.is_empty() {
+                return BrokerRow::Skip(SkipReason::NoTrade, label);
+            }
+        }
+    }
+    let needs_instrument = trades
+        .iter()
+        .any(|(k, _, _)| !matches!(k, TxKind::Deposit | TxKind::Withdrawal));
+    let mut instrument = None;
+    if needs_instrument {
+        let code = b
+            .code
+            .map(|c| broker_csv::broker_code(cell(c)))
+            .unwrap_or_default();
+        let name = b.name.map(|c| cell(c).trim()).unwrap_or("");
+        let named = if code.is_empty() { name } else { code.as_str() };
+        instrument = if named.is_empty() {
+            None
+        } else if let Some(id) = parse_instrument(named) {
+            Some(id)
+        } else {
+            resolve(named).or_else(|| if named == name { None } else { resolve(name) })
+        };
+        if instrument.is_none() && !named.is_empty() {
+            errors.push((
+                Field::Instrument,
+                IssueCode::UnknownInstrument,
+                format!("the catalogue has no instrument {named:?}"),
+            ));
+        }
+    }
+    let currency = match b.currency.map(cell).and_then(broker_csv::broker_currency) {
+        Some("?") => {
+            let raw = b.currency.map(cell).unwrap_or("");
+            errors.push((
+                Field::Currency,
+                IssueCode::CurrencyUnsupported,
+                format!("{raw:?} is not a currency Moat reads (KRW, USD)"),
+            ));
+            settings.base_currency.clone()
+        }
+        Some(c) => c.to_owned(),
+        None => instrument
+            .as_ref()
+            .and_then(default_currency)
+            .unwrap_or(&settings.base_currency)
+            .to_owned(),
+    };
+    let (Some(date), true) = (date, errors.is_empty()) else {
+        return BrokerRow::Errors(errors);
+    };
+    let last = trades.len().saturating_sub(1);
+    let txs = trades
+        .into_iter()
+        .enumerate()
+        .map(|(i, (kind, quantity, price))| {
+            // The row's fee and tax go with its last transaction (the sell).
+            let (fee, tax) = if i == last {
+                (fee, tax)
+            } else {
+                (Decimal::ZERO, Decimal::ZERO)
+            };
+            Transaction {
+                id: 0,
+                kind,
+                trade_date: date,
+                instrument: if matches!(kind, TxKind::Deposit | TxKind::Withdrawal) {
+                    None
+                } else {
+                    instrument.clone()
+                },
+                quantity,
+                price,
+                fee,
+                tax,
+                currency: currency.clone(),
+                fx_rate: if currency == settings.base_currency {
+                    None
+                } else {
+                    fx_rate
+                },
+                split: None,
+                note: label.clone(),
+            }
+        })
+        .collect();
+    BrokerRow::Transactions(txs)
+}
+
 /// Checks parsed rows against the portfolio's `existing` transactions: marks the rows
 /// already there, and reports every problem of the new rows, alone and replayed with
 /// the existing ones. Applies nothing.
@@ -414,6 +737,9 @@ pub fn check(
         errors: parsed.errors,
         warnings: Vec::new(),
         ignored_columns: parsed.ignored_columns,
+        format: parsed.format,
+        encoding: parsed.encoding,
+        skipped: parsed.skipped,
     };
     if out.rows.is_empty() {
         return out;

@@ -17,12 +17,14 @@ macro_rules! dec {
 }
 
 pub mod allocation;
+pub mod broker_csv;
 pub mod csv_file;
 pub mod dividends;
 pub mod error;
 pub mod ledger;
 pub mod money;
 pub mod performance;
+pub mod text_decode;
 pub mod transaction;
 pub mod validation;
 pub mod valuation;

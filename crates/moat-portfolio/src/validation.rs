@@ -108,6 +108,8 @@ pub enum IssueCode {
     /// Well formed, but not an instrument the catalogue knows (the server checks).
     UnknownInstrument,
     InvalidRatio,
+    /// The file's bytes are not valid in its encoding (UTF-8 or EUC-KR).
+    InvalidEncoding,
 }
 
 impl IssueCode {
@@ -132,6 +134,7 @@ impl IssueCode {
             IssueCode::EmptyFile => "empty_file",
             IssueCode::MissingColumn => "missing_column",
             IssueCode::MalformedRow => "malformed_row",
+            IssueCode::InvalidEncoding => "invalid_encoding",
             IssueCode::InvalidDate => "invalid_date",
             IssueCode::InvalidType => "invalid_type",
             IssueCode::InvalidNumber => "invalid_number",

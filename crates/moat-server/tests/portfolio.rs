@@ -938,3 +938,145 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     }
     app.stop().await.unwrap();
 }
+
+/// A broker fixture of `moat-portfolio` (`tests/fixtures/brokers/`), as bytes.
+fn broker_fixture(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../moat-portfolio/tests/fixtures/brokers")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[tokio::test]
+async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
+    let app = TestApp::spawn().await;
+    let token = signup(&app, "b@moat.example", "broker").await;
+    let post = |id: i64, path: &'static str, body: Vec<u8>| {
+        app.client
+            .post(app.url(&format!("/api/portfolios/{id}/{path}")))
+            .bearer_auth(&token)
+            .header("content-type", "text/csv")
+            .body(body)
+            .send()
+    };
+    let holdings = |id: i64| {
+        let path = format!("/api/portfolios/{id}/valuation");
+        let app = &app;
+        let token = &token;
+        async move {
+            let v = get_json(app, token, &path).await;
+            let mut out: Vec<(String, String)> = v["holdings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| {
+                    (
+                        h["instrument"].as_str().unwrap().to_owned(),
+                        h["quantity"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            out.sort();
+            out
+        }
+    };
+    struct Case {
+        file: &'static str,
+        format: &'static str,
+        encoding: &'static str,
+        rows: usize,
+        skipped: usize,
+        held: &'static [(&'static str, &'static str)],
+    }
+    let cases = [
+        Case {
+            file: "kiwoom.csv",
+            format: "kiwoom",
+            encoding: "euc-kr",
+            rows: 6,
+            skipped: 2,
+            held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
+        },
+        // Tickers resolved through the catalogue (AAPL, MSFT → NASDAQ).
+        Case {
+            file: "mirae.csv",
+            format: "mirae",
+            encoding: "utf-8",
+            rows: 3,
+            skipped: 1,
+            held: &[("NASDAQ:AAPL", "6"), ("NASDAQ:MSFT", "2")],
+        },
+        Case {
+            file: "kis.csv",
+            format: "kis",
+            encoding: "utf-8",
+            rows: 3,
+            skipped: 0,
+            held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
+        },
+    ];
+    for Case {
+        file,
+        format,
+        encoding,
+        rows,
+        skipped,
+        held,
+    } in cases
+    {
+        let id = create(&app, &token, file, "KRW").await;
+        let preview: Value = post(id, "import/preview", broker_fixture(file))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(preview["format"], format, "{file}: {preview}");
+        assert_eq!(preview["encoding"], encoding, "{file}: {preview}");
+        assert_eq!(preview["errors"], json!([]), "{file}: {preview}");
+        assert_eq!(preview["new_rows"], rows, "{file}: {preview}");
+        assert_eq!(
+            preview["skipped"].as_array().unwrap().len(),
+            skipped,
+            "{file}: {preview}"
+        );
+        let r: Value = post(id, "import", broker_fixture(file))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(r["imported"], rows, "{file}: {r}");
+        let want: Vec<(String, String)> = held
+            .iter()
+            .map(|(i, q)| ((*i).to_owned(), (*q).to_owned()))
+            .collect();
+        assert_eq!(holdings(id).await, want, "{file}");
+    }
+
+    // Bad input stores nothing: a truncated EUC-KR file, a bad number, an unknown layout.
+    let id = create(&app, &token, "Bad", "KRW").await;
+    for (file, line, code) in [
+        ("kiwoom-truncated.csv", 1, "invalid_encoding"),
+        ("kiwoom-bad-number.csv", 3, "invalid_number"),
+        ("unknown-layout.csv", 1, "missing_column"),
+    ] {
+        let preview: Value = post(id, "import/preview", broker_fixture(file))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(preview["errors"][0]["line"], line, "{file}: {preview}");
+        assert_eq!(preview["errors"][0]["code"], code, "{file}: {preview}");
+        let r = post(id, "import", broker_fixture(file)).await.unwrap();
+        assert_eq!(r.status(), 422, "{file}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["code"], "invalid_import");
+    }
+    assert_eq!(
+        get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await,
+        json!([])
+    );
+    app.stop().await.unwrap();
+}

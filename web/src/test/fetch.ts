@@ -45,6 +45,16 @@ function defaultHandler(url: URL): Response {
  * `fetch` (so `mockFetch` answers it too), reporting the upload as sent in one piece
  * before the answer: what a browser reports for a small body.
  */
+/** A blob's text (`FileReader`: jsdom's `Blob` has no `text()` in every version). */
+function readBlob(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(blob, 'utf-8');
+  });
+}
+
 export class XhrOverFetch {
   readonly upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
@@ -69,10 +79,13 @@ export class XhrOverFetch {
     return this.responseHeaders.get(name);
   }
 
-  send(body?: string) {
-    const size = body?.length ?? 0;
+  send(body?: string | Blob) {
+    const size = typeof body === 'string' ? body.length : (body?.size ?? 0);
     this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size });
-    fetch(this.url, { method: this.method, headers: this.headers, body })
+    // A file goes as its text (UTF-8 in tests), so the recorded call shows what was sent.
+    const text = body instanceof Blob ? readBlob(body) : Promise.resolve(body);
+    text
+      .then((body) => fetch(this.url, { method: this.method, headers: this.headers, body }))
       .then(async (response) => {
         this.status = response.status;
         this.responseHeaders = response.headers;

@@ -169,6 +169,8 @@ error_codes! {
     InvalidInstrument = "invalid_instrument",
     UnknownInstrument = "unknown_instrument",
     InvalidRatio = "invalid_ratio",
+    /// The file is neither valid UTF-8 nor valid EUC-KR (cut short, or mixed).
+    InvalidEncoding = "invalid_encoding",
     /// The trade date is before the instrument's price history (`params.start`).
     BeforeHistory = "before_history",
     /// The trade date is in the future.

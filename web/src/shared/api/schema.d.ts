@@ -1217,7 +1217,7 @@ export interface components {
          *     API clients.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "before_history" | "date_in_future" | "session_bound";
+        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "invalid_encoding" | "before_history" | "date_in_future" | "session_bound";
         ErrorGroupDetail: {
             group: components["schemas"]["ErrorGroupDto"];
             /** @description Distinct members among those occurrences. */
@@ -1441,16 +1441,27 @@ export interface components {
             /** @description Share of the portfolio's total value (cash included), in per cent. */
             weight_percent: string;
         };
+        /**
+         * @description The file's text encoding.
+         * @enum {string}
+         */
+        ImportEncoding: "utf-8" | "euc-kr";
+        /**
+         * @description The file formats an import reads, as detected from the header row.
+         * @enum {string}
+         */
+        ImportFormat: "moat" | "generic_korean" | "kiwoom" | "mirae" | "kis";
         /** @description What importing a file would do. */
         ImportPreviewDto: {
             /** @description Rows already in the portfolio, which would be skipped. */
             duplicate_rows: number;
+            encoding?: null | components["schemas"]["ImportEncoding"];
             /** @description Every problem; nothing is imported while there is one. */
             errors: components["schemas"]["RowErrorDto"][];
             /** @description The earliest and latest trade dates read. */
             first_date?: string | null;
-            /** @description The file's format (`moat`: Moat's own columns). */
-            format: string;
+            /** @description The file's format, detected from its header row. */
+            format: components["schemas"]["ImportFormat"];
             /** @description Headers that name no known column. */
             ignored_columns: string[];
             last_date?: string | null;
@@ -1458,6 +1469,8 @@ export interface components {
             new_rows: number;
             /** @description The first rows of the file (at most 100). */
             rows: components["schemas"]["PreviewRowDto"][];
+            /** @description Broker rows that are not trades (interest, transfers…): not imported. */
+            skipped: components["schemas"]["SkippedRowDto"][];
             /** @description Rows read (duplicates included, bad rows not). */
             total_rows: number;
             warnings: components["schemas"]["RowErrorDto"][];
@@ -1964,6 +1977,18 @@ export interface components {
             language?: components["schemas"]["MailLanguage"];
             nickname: string;
             password: string;
+        };
+        /**
+         * @description Why a broker row is not imported.
+         * @enum {string}
+         */
+        SkipReasonDto: "interest" | "transfer" | "exchange" | "split_movement" | "sweep" | "no_trade";
+        /** @description A row of a broker file that is not a trade, listed and not imported. */
+        SkippedRowDto: {
+            /** @description The row's trade-type word as the file wrote it (e.g. `예탁금이용료`). */
+            label: string;
+            line: number;
+            reason: components["schemas"]["SkipReasonDto"];
         };
         /** @description A span, with its place in the trace's waterfall. */
         SpanDto: {

@@ -1,7 +1,9 @@
 //! CSV import: the preview, the result and the refusal.
 
 use crate::http::error::ErrorCode;
+use moat_portfolio::broker_csv::{FormatId, SkipReason};
 use moat_portfolio::csv_file;
+use moat_portfolio::text_decode::TextEncoding;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -48,11 +50,92 @@ impl RowErrorDto {
     }
 }
 
+/// The file formats an import reads, as detected from the header row.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportFormat {
+    /// Moat's own columns (English headers, as the export writes them).
+    Moat,
+    /// Moat's columns under Korean headers (일자, 구분, 종목코드…).
+    GenericKorean,
+    /// 키움증권 계좌거래내역.
+    Kiwoom,
+    /// 미래에셋증권 해외주식 매매내역.
+    Mirae,
+    /// 한국투자증권 매매일지.
+    Kis,
+}
+
+impl From<FormatId> for ImportFormat {
+    fn from(f: FormatId) -> Self {
+        match f {
+            FormatId::Moat => Self::Moat,
+            FormatId::GenericKorean => Self::GenericKorean,
+            FormatId::Kiwoom => Self::Kiwoom,
+            FormatId::Mirae => Self::Mirae,
+            FormatId::Kis => Self::Kis,
+        }
+    }
+}
+
+/// The file's text encoding.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+pub enum ImportEncoding {
+    #[serde(rename = "utf-8")]
+    Utf8,
+    #[serde(rename = "euc-kr")]
+    EucKr,
+}
+
+/// Why a broker row is not imported.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReasonDto {
+    /// Interest on the cash balance.
+    Interest,
+    /// Shares moved in or out without a trade.
+    Transfer,
+    /// A currency exchange.
+    Exchange,
+    /// The share movement of a split; record the split itself.
+    SplitMovement,
+    /// A CMA or RP sweep.
+    Sweep,
+    /// A row with neither a buy nor a sell.
+    NoTrade,
+}
+
+impl From<SkipReason> for SkipReasonDto {
+    fn from(r: SkipReason) -> Self {
+        match r {
+            SkipReason::Interest => Self::Interest,
+            SkipReason::Transfer => Self::Transfer,
+            SkipReason::Exchange => Self::Exchange,
+            SkipReason::SplitMovement => Self::SplitMovement,
+            SkipReason::Sweep => Self::Sweep,
+            SkipReason::NoTrade => Self::NoTrade,
+        }
+    }
+}
+
+/// A row of a broker file that is not a trade, listed and not imported.
+#[derive(Serialize, ToSchema)]
+pub struct SkippedRowDto {
+    pub line: usize,
+    pub reason: SkipReasonDto,
+    /// The row's trade-type word as the file wrote it (e.g. `예탁금이용료`).
+    pub label: String,
+}
+
 /// What importing a file would do.
 #[derive(Serialize, ToSchema)]
 pub struct ImportPreviewDto {
-    /// The file's format (`moat`: Moat's own columns).
-    pub format: String,
+    /// The file's format, detected from its header row.
+    pub format: ImportFormat,
+    /// The file's text encoding; absent when nothing could be read.
+    pub encoding: Option<ImportEncoding>,
+    /// Broker rows that are not trades (interest, transfers…): not imported.
+    pub skipped: Vec<SkippedRowDto>,
     /// Rows read (duplicates included, bad rows not).
     pub total_rows: usize,
     /// Rows that would be imported.
@@ -75,7 +158,20 @@ impl From<&csv_file::ImportPreview> for ImportPreviewDto {
     fn from(p: &csv_file::ImportPreview) -> Self {
         let dates = p.rows.iter().map(|r| r.transaction.trade_date);
         Self {
-            format: "moat".into(),
+            format: p.format.into(),
+            encoding: p.encoding.map(|e| match e {
+                TextEncoding::Utf8 => ImportEncoding::Utf8,
+                TextEncoding::EucKr => ImportEncoding::EucKr,
+            }),
+            skipped: p
+                .skipped
+                .iter()
+                .map(|s| SkippedRowDto {
+                    line: s.row,
+                    reason: s.reason.into(),
+                    label: s.label.clone(),
+                })
+                .collect(),
             total_rows: p.rows.len(),
             new_rows: p.new_rows(),
             duplicate_rows: p.rows.len() - p.new_rows(),

@@ -2,16 +2,17 @@
 //! catalogue (the preview), then written under the portfolio's lock (checked again
 //! there: [`crate::portfolio::write::import`]).
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use axum::http::StatusCode;
 use chrono::NaiveDate;
-use moat_market::InstrumentId;
+use moat_market::{Exchange, InstrumentId};
 use moat_portfolio::{csv_file, Field, PortfolioSettings};
 
 use super::{before_history, latest_trade_date, owned, parse_portfolio_id, settings_of};
 use crate::{
     http::error::{ApiError, ErrorCode},
+    market::Catalog,
     portfolio::PortfolioState,
 };
 
@@ -22,10 +23,12 @@ async fn parse_upload(
     file: impl std::io::Read + Send + 'static,
     settings: PortfolioSettings,
     last_id: i64,
+    catalog: Arc<Catalog>,
 ) -> Result<csv_file::ParsedFile, ApiError> {
     let parsed = tokio::task::spawn_blocking(move || {
         let mut file = file;
-        let parsed = csv_file::parse(&mut file, &settings, last_id);
+        let resolve = |named: &str| resolve_instrument(&catalog, named);
+        let parsed = csv_file::parse_with(&mut file, &settings, last_id, &resolve);
         if matches!(parsed, Err(csv_file::FileTooLarge::Rows)) {
             // Read what the client is still sending (bounded by the route's body
             // limit) before answering: a socket closed with unread data is reset, and
@@ -50,6 +53,49 @@ async fn parse_upload(
     })
 }
 
+/// The instrument a broker file names by a bare ticker (`AAPL`: a US-listed symbol)
+/// or by its exact Korean or English name (`삼성전자`, spaces and case aside). `None`
+/// when no instrument, or more than one, fits.
+fn resolve_instrument(catalog: &Catalog, named: &str) -> Option<InstrumentId> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = key(named);
+    if wanted.is_empty() {
+        return None;
+    }
+    let listed = |i: &&Arc<moat_market::Instrument>| {
+        matches!(
+            i.id.exchange(),
+            Exchange::Krx | Exchange::Nyse | Exchange::Nasdaq
+        )
+    };
+    let by_symbol: Vec<&InstrumentId> = catalog
+        .by_id
+        .values()
+        .filter(listed)
+        .filter(|i| i.id.symbol().eq_ignore_ascii_case(named.trim()))
+        .map(|i| &i.id)
+        .collect();
+    if let [one] = by_symbol.as_slice() {
+        return Some((*one).clone());
+    }
+    let by_name: Vec<&InstrumentId> = catalog
+        .by_id
+        .values()
+        .filter(listed)
+        .filter(|i| key(&i.name_ko) == wanted || key(&i.name_en) == wanted)
+        .map(|i| &i.id)
+        .collect();
+    match by_name.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
 /// Parses and checks an uploaded file against the member's portfolio `raw`: every
 /// bad row named, including instruments the catalogue does not know, dates in the
 /// future and trades before an instrument's price history. Answers the portfolio's id
@@ -65,7 +111,8 @@ pub async fn preview_of(
     let ledger = state.ledgers.ledger(state, &portfolio).await?;
     let settings = settings_of(&portfolio);
     let last_id = ledger.transactions.iter().map(|t| t.id).max().unwrap_or(0);
-    let mut parsed = parse_upload(file, settings.clone(), last_id).await?;
+    let catalog = state.market.catalog();
+    let mut parsed = parse_upload(file, settings.clone(), last_id, catalog).await?;
     let mut history_starts: HashMap<InstrumentId, Option<NaiveDate>> = HashMap::new();
     let mut bad_rows = Vec::new();
     for row in &parsed.rows {

@@ -198,6 +198,7 @@ impl From<moat_portfolio::IssueCode> for ErrorCode {
             I::InvalidInstrument => ErrorCode::InvalidInstrument,
             I::UnknownInstrument => ErrorCode::UnknownInstrument,
             I::InvalidRatio => ErrorCode::InvalidRatio,
+            I::InvalidEncoding => ErrorCode::InvalidEncoding,
         }
     }
 }

@@ -38,14 +38,15 @@ export interface UploadProgress {
 /**
  * Posts a CSV body (`text/csv`) and reads the JSON answer. Sent with XMLHttpRequest, not
  * fetch, because only XHR reports upload progress (a 5 MB file on a slow phone link takes
- * a while).
+ * a while). A file goes as its bytes: the server tells UTF-8 from EUC-KR (brokers' HTS
+ * exports), which reading it as text here would garble.
  */
-export function postCsv<T>(path: `/${string}`, csv: string, onProgress?: (progress: UploadProgress) => void): Promise<T> {
+export function postCsv<T>(path: `/${string}`, csv: string | Blob, onProgress?: (progress: UploadProgress) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('Content-Type', 'text/csv; charset=utf-8');
+    xhr.setRequestHeader('Content-Type', typeof csv === 'string' ? 'text/csv; charset=utf-8' : 'text/csv');
     for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
     if (onProgress) {
       xhr.upload.onprogress = (e) => {

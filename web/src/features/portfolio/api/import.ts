@@ -28,10 +28,10 @@ export type ImportPreview = Narrow<ApiSchema<'ImportPreviewDto'>, { rows: Previe
 /** `POST /api/portfolios/{id}/import`. */
 export type ImportResult = ApiSchema<'ImportResult'>;
 
-export const previewImport = (id: number, csv: string, onProgress?: (progress: UploadProgress) => void) =>
+export const previewImport = (id: number, csv: string | Blob, onProgress?: (progress: UploadProgress) => void) =>
   postCsv<ImportPreview>(`${portfolioPath(id)}/import/preview`, csv, onProgress);
 
-export const importCsv = (id: number, csv: string, onProgress?: (progress: UploadProgress) => void) =>
+export const importCsv = (id: number, csv: string | Blob, onProgress?: (progress: UploadProgress) => void) =>
   postCsv<ImportResult>(`${portfolioPath(id)}/import`, csv, onProgress);
 
 /** Imports a file; every figure of the member's portfolios is refreshed. */
@@ -39,7 +39,7 @@ export function useImport(id: number, onProgress?: (progress: UploadProgress) =>
   const { userId } = useAuth();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (csv: string) => importCsv(id, csv, onProgress),
+    mutationFn: (csv: string | Blob) => importCsv(id, csv, onProgress),
     onSuccess: () => client.invalidateQueries({ queryKey: portfolioKeys.all(userId) }),
   });
 }

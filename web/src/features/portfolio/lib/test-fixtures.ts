@@ -275,6 +275,8 @@ export const TRANSACTIONS: Transaction[] = [
 export function importPreview(overrides: Partial<ImportPreview> = {}): ImportPreview {
   return {
     format: 'moat',
+    encoding: 'utf-8',
+    skipped: [],
     total_rows: 2,
     new_rows: 1,
     duplicate_rows: 1,

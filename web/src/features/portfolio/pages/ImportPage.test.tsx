@@ -84,7 +84,9 @@ describe('import wizard', () => {
     const preview = await screen.findByTestId('import-preview');
     const [call] = api.find('POST', '/api/portfolios/7/import/preview');
     expect(call!.body).toBe(GOOD_CSV);
-    expect(call!.contentType).toBe('text/csv; charset=utf-8');
+    // The file's bytes, not text read here: the server tells UTF-8 from EUC-KR.
+    expect(call!.contentType).toBe('text/csv');
+    expect(within(preview).getByTestId('import-format').textContent).toBe('형식: Moat 형식 (UTF-8)');
     expect(within(preview).getByTestId('import-summary').textContent).toBe('총 2건 (새 거래 1건, 이미 있는 거래 1건)');
     expect(within(preview).getByTestId('import-dates').textContent).toBe('거래일 2026. 3. 1. ~ 2026. 3. 5.');
     // Every row is shown: no note that some are left out.
@@ -143,6 +145,33 @@ describe('import wizard', () => {
     expect(screen.getByTestId('import-progress').textContent).toContain('서버에서 행을 확인하는 중…');
     await screen.findByTestId('import-preview');
     expect(screen.queryByTestId('import-progress')).toBeNull();
+  });
+
+  it('names a broker file’s format and encoding, and lists its rows that are not trades', async () => {
+    const kiwoom = importPreview({
+      format: 'kiwoom',
+      encoding: 'euc-kr',
+      skipped: [
+        { line: 4, reason: 'interest', label: '예탁금이용료' },
+        { line: 8, reason: 'transfer', label: '대체입고' },
+      ],
+    });
+    renderImport(importApi({ 'POST /api/portfolios/7/import/preview': () => kiwoom }));
+    choose(GOOD_CSV, 'kiwoom.csv');
+    const preview = await screen.findByTestId('import-preview');
+    expect(within(preview).getByTestId('import-format').textContent).toBe('형식: 키움증권 거래내역 (EUC-KR)');
+    const skipped = within(preview).getByTestId('import-skipped');
+    expect(within(skipped).getByRole('heading').textContent).toBe('가져오지 않는 줄 2개 (거래가 아님)');
+    expect(within(skipped).getAllByTestId('import-skipped-row').map((r) => r.textContent)).toEqual([
+      '4번째 줄 · 예탁금이용료: 예탁금 이자',
+      '8번째 줄 · 대체입고: 매매 없는 입고·출고',
+    ]);
+    // Skipped lines do not block the import.
+    expect((screen.getByTestId('import-apply') as HTMLButtonElement).disabled).toBe(false);
+
+    await setLocale('en');
+    expect((await screen.findByTestId('import-format')).textContent).toBe('Format: Kiwoom Securities trade history (EUC-KR)');
+    await setLocale('ko');
   });
 
   it('names each bad line (line, column, problem) and keeps the import disabled', async () => {

@@ -29,16 +29,6 @@ export function ImportRoute() {
   );
 }
 
-/** A file's text as UTF-8 (`FileReader`: `Blob#text` is missing in older WebViews). */
-function readText(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-    reader.readAsText(file, 'utf-8');
-  });
-}
-
 /**
  * Errors are listed this many at a time: a file can have thousands of bad lines, and
  * rendering them all at once would stall a phone. Every one is a tap away ("show more").
@@ -67,7 +57,7 @@ function errorsOf(error: unknown): ImportError[] | undefined {
 
 type Stage =
   | { step: 'choose' }
-  | { step: 'preview'; name: string; size: number; csv: string; preview: ImportPreview }
+  | { step: 'preview'; name: string; size: number; file: Blob; preview: ImportPreview }
   | { step: 'done'; result: ImportResult };
 
 /**
@@ -110,7 +100,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
 
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const preview = useMutation({
-    mutationFn: (csv: string) => previewImport(portfolioId, csv, setProgress),
+    mutationFn: (file: Blob) => previewImport(portfolioId, file, setProgress),
     onSettled: () => setProgress(null),
   });
   const apply = useImport(portfolioId, setProgress);
@@ -120,14 +110,9 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
     setProblem('');
     if (!isCsv(file)) return setProblem(t('import.notCsv'));
     if (file.size > IMPORT_MAX_BYTES) return setProblem(t('import.errors.payload_too_large', { size: maxSize() }));
-    let csv: string;
-    try {
-      csv = await readText(file);
-    } catch {
-      return setProblem(t('import.readFailed'));
-    }
-    preview.mutate(csv, {
-      onSuccess: (result) => setStage({ step: 'preview', name: file.name, size: file.size, csv, preview: result }),
+    // The bytes as they are: the server detects UTF-8 or EUC-KR and the broker's format.
+    preview.mutate(file, {
+      onSuccess: (result) => setStage({ step: 'preview', name: file.name, size: file.size, file, preview: result }),
       onError: (error) => setProblem(uploadFailure(t, error, locale, t('import.previewFailed'))),
     });
   };
@@ -145,7 +130,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
 
   const onApply = () => {
     if (stage.step !== 'preview') return;
-    apply.mutate(stage.csv, {
+    apply.mutate(stage.file, {
       onSuccess: (result) => {
         setProgress(null);
         setStage({ step: 'done', result });
@@ -182,6 +167,7 @@ function Wizard({ portfolioId }: { portfolioId: number }) {
         <section className="card pf-section">
           <p>{t('import.intro')}</p>
           <p className="field__hint">{t('import.formatHint')}</p>
+          <p className="field__hint">{t('import.brokerHint')}</p>
           <div
             className={`pf-drop${dragging ? ' pf-drop--over' : ''}`}
             onDragOver={(e) => {
@@ -284,6 +270,7 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
   const badLines = useMemo(() => new Set(preview.errors.map((e) => e.line)).size, [preview.errors]);
   const [errorsShown, setErrorsShown] = useState(IMPORT_ERRORS_SHOWN);
   const blockedId = useId();
+  const skippedId = useId();
   const size = formatNumber(Math.max(1, Math.ceil(stage.size / 1024)), locale) + ' KB';
   const count = (n: number) => formatNumber(n, locale);
   const truncated = preview.total_rows > preview.rows.length;
@@ -297,6 +284,12 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
       <div className="pf-import-summary">
         <p data-testid="import-summary">
           {t('import.summary', { total: count(preview.total_rows), fresh: count(fresh), duplicates: count(preview.duplicate_rows) })}
+        </p>
+        <p data-testid="import-format">
+          {t('import.format', {
+            format: t(`import.formats.${preview.format}`),
+            encoding: preview.encoding === 'euc-kr' ? 'EUC-KR' : 'UTF-8',
+          })}
         </p>
         {preview.first_date && preview.last_date && (
           <p className="pf-muted" data-testid="import-dates">
@@ -338,6 +331,21 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
         </div>
       )}
 
+      {preview.skipped.length > 0 && (
+        <section className="pf-issues" data-testid="import-skipped" aria-labelledby={skippedId}>
+          <h3 id={skippedId} className="pf-issues__title">
+            {t('import.skippedTitle', { count: count(preview.skipped.length) })}
+          </h3>
+          <ul>
+            {preview.skipped.slice(0, IMPORT_ERRORS_SHOWN).map((s) => (
+              <li key={`s-${s.line}`} data-testid="import-skipped-row" data-line={s.line}>
+                {t('import.skippedRow', { line: s.line, label: s.label || '—', reason: t(`import.skipReasons.${s.reason}`) })}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       {preview.rows.length > 0 && truncated && (
         <p className="field__hint" data-testid="import-rows-truncated">
           {t('import.firstRows', { count: count(preview.rows.length) })}
@@ -362,8 +370,8 @@ function PreviewStep({ stage, applying, onApply, onRestart, locale }: PreviewPro
               </tr>
             </thead>
             <tbody>
-              {preview.rows.map((r) => (
-                <tr key={r.line} className={r.duplicate ? 'pf-row--duplicate' : undefined} data-testid="import-row" data-duplicate={r.duplicate}>
+              {preview.rows.map((r, i) => (
+                <tr key={`${r.line}-${i}`} className={r.duplicate ? 'pf-row--duplicate' : undefined} data-testid="import-row" data-duplicate={r.duplicate}>
                   <td>{r.line}</td>
                   <td>{formatTradeDate(r.transaction.trade_date, locale)}</td>
                   <td>{t(`kinds.${r.transaction.kind}`)}</td>

@@ -77,7 +77,8 @@ export const errorsEn = {
     dividend_not_held: 'A dividend on something not held on that day: is a buy missing?',
     fx_rate_unavailable: 'No exchange rate found for that day.',
     empty_file: 'The file is empty.',
-    missing_column: 'A required column is missing (date and type).',
+    missing_column:
+      'The columns were not recognised: not Moat’s format nor a known broker’s export (a date and a type column are needed).',
     malformed_row: 'This line has a different number of columns than the header.',
     invalid_date: 'Cannot read the date, e.g. 2026-03-04.',
     invalid_type: 'Cannot read the type, e.g. buy, sell, 매수, 매도.',
@@ -85,6 +86,8 @@ export const errorsEn = {
     invalid_instrument: 'Cannot read the instrument, e.g. KRX:005930, NASDAQ:AAPL, 005930.',
     unknown_instrument: 'Moat does not know this instrument.',
     invalid_ratio: 'Cannot read the split ratio, e.g. 4/1.',
+    invalid_encoding:
+      'The file is not valid UTF-8 or EUC-KR text: it may be cut short. Download it again from your broker.',
     before_history: 'Transactions before {{start}} cannot be recorded (before the price history starts).',
     date_in_future: 'A date in the future cannot be recorded.',
 

@@ -84,7 +84,8 @@ export const errorsKo = {
     dividend_not_held: '그날 보유하지 않은 종목의 배당입니다. 빠진 매수가 있는지 확인해 주세요.',
     fx_rate_unavailable: '그날의 환율을 찾지 못했습니다.',
     empty_file: '빈 파일입니다.',
-    missing_column: '꼭 필요한 열이 없습니다 (일자와 종류).',
+    missing_column:
+      '열 구성을 알아볼 수 없습니다. Moat 형식도, 아는 증권사의 거래내역도 아닙니다 (일자와 종류 열이 필요합니다).',
     malformed_row: '열의 개수가 머리글과 다릅니다.',
     invalid_date: '날짜를 읽을 수 없습니다. 예: 2026-03-04',
     invalid_type: '거래 종류를 읽을 수 없습니다. 예: 매수, 매도, buy, sell',
@@ -92,6 +93,8 @@ export const errorsKo = {
     invalid_instrument: '종목을 읽을 수 없습니다. 예: KRX:005930, NASDAQ:AAPL, 005930',
     unknown_instrument: 'Moat에 없는 종목입니다.',
     invalid_ratio: '분할 비율을 읽을 수 없습니다. 예: 4/1',
+    invalid_encoding:
+      '파일을 UTF-8이나 EUC-KR 글자로 읽을 수 없습니다. 중간에 잘렸을 수 있으니 증권사에서 다시 내려받아 주세요.',
     before_history: '{{start}} 이전의 거래는 기록할 수 없습니다 (시세 기록이 시작되기 전입니다).',
     date_in_future: '미래의 날짜는 기록할 수 없습니다.',
 
