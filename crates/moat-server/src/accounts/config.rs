@@ -35,7 +35,10 @@ impl Default for AccountsConfig {
     }
 }
 
-/// One `[[accounts.oidc]]` provider. A `preset` fills `issuer` and `scopes`.
+/// One `[[accounts.oidc]]` provider. A `preset` fills `issuer` and `scopes`; the
+/// `naver` preset is not OpenID Connect but Naver Login's OAuth 2.0 (authorization
+/// code, then the profile API), whose endpoints `authorize_url`, `token_url` and
+/// `profile_url` may be overridden (a local test provider).
 #[derive(Clone, Serialize, Deserialize, PartialEq, Debug, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct OidcProviderConfig {
@@ -51,6 +54,20 @@ pub struct OidcProviderConfig {
     pub scopes: Vec<String>,
     /// `kakao`, `naver`, `google`, `apple` or empty.
     pub preset: String,
+    /// `naver` only: the authorization endpoint. Empty: Naver's
+    /// (`https://nid.naver.com/oauth2.0/authorize`).
+    pub authorize_url: String,
+    /// `naver` only: the token endpoint. Empty: `https://nid.naver.com/oauth2.0/token`.
+    pub token_url: String,
+    /// `naver` only: the profile API. Empty: `https://openapi.naver.com/v1/nid/me`.
+    pub profile_url: String,
+}
+
+impl OidcProviderConfig {
+    /// Whether this provider speaks Naver Login's OAuth 2.0 rather than OpenID Connect.
+    pub fn is_naver(&self) -> bool {
+        self.preset == "naver"
+    }
 }
 
 /// The presets `[[accounts.oidc]] preset` accepts.
@@ -109,6 +126,39 @@ impl Section for AccountsConfig {
                     p.id
                 )));
             }
+            let endpoints = [
+                ("authorize_url", &p.authorize_url),
+                ("token_url", &p.token_url),
+                ("profile_url", &p.profile_url),
+            ];
+            if p.is_naver() {
+                if !p.issuer.is_empty() {
+                    return Err(ConfigError::new(format!(
+                        "`accounts.oidc` {:?}: Naver Login is OAuth 2.0, not OpenID Connect, so it has no `issuer`; to point it elsewhere set `authorize_url`, `token_url` and `profile_url`",
+                        p.id
+                    )));
+                }
+                for (key, url) in endpoints {
+                    let http_url = url.starts_with("https://") || url.starts_with("http://");
+                    if !(url.is_empty() || http_url && url::Url::parse(url).is_ok()) {
+                        return Err(ConfigError::new(format!(
+                            "invalid value for `accounts.oidc.{key}` of {:?}: must be an http(s) URL",
+                            p.id
+                        )));
+                    }
+                }
+                if p.client_secret.is_empty() {
+                    return Err(ConfigError::new(format!(
+                        "`accounts.oidc` {:?} needs a `client_secret` (Naver's token endpoint requires it)",
+                        p.id
+                    )));
+                }
+            } else if let Some((key, _)) = endpoints.iter().find(|(_, url)| !url.is_empty()) {
+                return Err(ConfigError::new(format!(
+                    "`accounts.oidc.{key}` of {:?} is for the naver preset only: OpenID Connect providers read their endpoints from discovery",
+                    p.id
+                )));
+            }
             if p.issuer.is_empty() && p.preset.is_empty() {
                 return Err(ConfigError::new(format!(
                     "`accounts.oidc` {:?} needs an `issuer` or a `preset`",
@@ -147,9 +197,10 @@ token_lifetime_secs = 0
 # Sign-ups allowed per client IP per hour.
 signups_per_ip_per_hour = {signups}
 
-# Social log-in over OpenID Connect, one block per provider. A preset (kakao, naver,
-# google, apple) fills issuer and scopes. The redirect URI to register with the
-# provider is <public_url>/api/auth/oidc/<id>/callback.
+# Social log-in, one block per provider. A preset (kakao, google, apple) fills issuer
+# and scopes of an OpenID Connect provider; preset = "naver" is Naver Login's OAuth 2.0
+# (no issuer; its endpoints are built in). The redirect URI to register with the
+# provider is <public_url>/api/auth/oidc/<id>/callback (docs/accounts.md).
 # [[accounts.oidc]]
 # id = "google"
 # name = "Google"
@@ -160,5 +211,75 @@ signups_per_ip_per_hour = {signups}
             lifetime = self.token_lifetime_days,
             signups = self.signups_per_ip_per_hour,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(provider: OidcProviderConfig) -> Result<(), String> {
+        AccountsConfig {
+            oidc: vec![provider],
+            ..Default::default()
+        }
+        .validate()
+        .map_err(|e| e.to_string())
+    }
+
+    fn naver() -> OidcProviderConfig {
+        OidcProviderConfig {
+            id: "naver".into(),
+            name: "네이버".into(),
+            preset: "naver".into(),
+            client_id: "client".into(),
+            client_secret: "secret".into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn naver_needs_a_secret_and_no_issuer_and_takes_endpoint_urls() {
+        assert_eq!(with(naver()), Ok(()));
+        assert_eq!(
+            with(OidcProviderConfig {
+                authorize_url: "http://127.0.0.1:8081/oauth2.0/authorize".into(),
+                token_url: "http://127.0.0.1:8081/oauth2.0/token".into(),
+                profile_url: "http://127.0.0.1:8081/v1/nid/me".into(),
+                ..naver()
+            }),
+            Ok(())
+        );
+        let e = with(OidcProviderConfig {
+            issuer: "https://nid.naver.com".into(),
+            ..naver()
+        })
+        .unwrap_err();
+        assert!(e.contains("OAuth 2.0"), "{e}");
+        let e = with(OidcProviderConfig {
+            client_secret: "".into(),
+            ..naver()
+        })
+        .unwrap_err();
+        assert!(e.contains("client_secret"), "{e}");
+        let e = with(OidcProviderConfig {
+            token_url: "ftp://x".into(),
+            ..naver()
+        })
+        .unwrap_err();
+        assert!(e.contains("accounts.oidc.token_url"), "{e}");
+    }
+
+    #[test]
+    fn endpoint_urls_are_for_naver_only() {
+        let e = with(OidcProviderConfig {
+            id: "kakao".into(),
+            preset: "kakao".into(),
+            client_id: "c".into(),
+            profile_url: "https://kapi.kakao.com/v2/user/me".into(),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(e.contains("accounts.oidc.profile_url"), "{e}");
     }
 }

@@ -9,7 +9,8 @@
 //! - [`token`]: the HS256 token and its key
 //! - [`password`]: Argon2id hashing and password rules; [`validate`]: email, nickname
 //! - [`extract`]: `Member`, `Operator`, `ClientIp`: the one place authorization happens
-//! - [`oidc`]: the OpenID Connect providers (discovery, authorization, code exchange)
+//! - [`oidc`]: the social log-in providers (discovery, authorization, code exchange);
+//!   [`naver`]: Naver Login, OAuth 2.0 and its profile API rather than OpenID Connect
 //! - [`topics`]: the private `member:{id}:…` topics of the live stream
 //! - [`rate_limit`]: the log-in back-off and sign-up limits behind the
 //!   [`rate_limit::Limiter`] trait, and the mail limits
@@ -21,6 +22,7 @@ pub mod extract;
 mod handlers;
 mod mail_texts;
 mod member_data;
+pub mod naver;
 pub mod oidc;
 mod pages;
 pub mod password;

@@ -1,8 +1,10 @@
-//! Social log-in over OpenID Connect, the protocol side: the configured providers,
-//! their discovery, the authorization request (code flow with PKCE S256, `state` and
-//! `nonce`) and the code exchange, the ID token's signature checked against the
-//! issuer's JWKS (the `openidconnect` crate); the `next` paths and tickets the flow
-//! carries. The flow itself (pending log-ins, tickets, accounts) is in
+//! Social log-in, the protocol side: the configured providers, their discovery, the
+//! authorization request (code flow with PKCE S256, `state` and `nonce`) and the code
+//! exchange, the ID token's signature checked against the issuer's JWKS (the
+//! `openidconnect` crate); the `next` paths and tickets the flow carries. The `naver`
+//! preset is not OpenID Connect: its provider speaks Naver Login's OAuth 2.0
+//! ([`super::naver`]) behind the same two calls, [`Providers::authorize`] and
+//! [`Providers::exchange`]. The flow itself (pending log-ins, tickets, accounts) is in
 //! [`super::service`]; its routes in `handlers/oidc.rs`.
 //!
 //! Discovery is fetched on first use and kept for [`DISCOVERY_TTL`], so start-up needs
@@ -22,7 +24,7 @@ use openidconnect::{
 use rand::RngCore;
 use sha2::Digest;
 
-use crate::accounts::OidcProviderConfig;
+use crate::accounts::{naver, OidcProviderConfig};
 
 /// How long discovery (and with it the JWKS) is kept before it is fetched again.
 pub const DISCOVERY_TTL: Duration = Duration::from_secs(60 * 60);
@@ -31,8 +33,8 @@ pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest `next` path kept.
 pub const NEXT_MAX_BYTES: usize = 1024;
 
-/// Issuer and scopes of a preset (`scopes` besides `openid`; whether the provider
-/// answers with a form POST).
+/// Issuer and scopes of an OpenID Connect preset (`scopes` besides `openid`; whether
+/// the provider answers with a form POST). `naver` is OAuth 2.0: [`super::naver`].
 fn preset(name: &str) -> Option<(&'static str, &'static [&'static str], bool)> {
     Some(match name {
         // Kakao Login's OIDC: consent items as scopes.
@@ -41,7 +43,6 @@ fn preset(name: &str) -> Option<(&'static str, &'static [&'static str], bool)> {
             &["profile_nickname", "account_email"],
             false,
         ),
-        "naver" => ("https://nid.naver.com", &["email"], false),
         "google" => ("https://accounts.google.com", &["email", "profile"], false),
         // Apple sends the result as a form POST when email or name is asked for.
         "apple" => ("https://appleid.apple.com", &["email"], true),
@@ -49,17 +50,28 @@ fn preset(name: &str) -> Option<(&'static str, &'static [&'static str], bool)> {
     })
 }
 
-/// One configured provider, its discovery cached.
+/// One configured provider.
 pub struct Provider {
     pub id: String,
     pub name: String,
     pub preset: Option<String>,
-    issuer: String,
     client_id: String,
     client_secret: String,
-    scopes: Vec<String>,
-    form_post: bool,
-    metadata: tokio::sync::Mutex<Option<(Instant, CoreProviderMetadata)>>,
+    protocol: Protocol,
+}
+
+/// How a provider is spoken to.
+enum Protocol {
+    /// OpenID Connect, its discovery cached.
+    Oidc {
+        issuer: String,
+        scopes: Vec<String>,
+        form_post: bool,
+        /// Boxed: the cached document is large.
+        metadata: Box<tokio::sync::Mutex<Option<(Instant, CoreProviderMetadata)>>>,
+    },
+    /// Naver Login's OAuth 2.0 and profile API.
+    Naver(naver::Endpoints),
 }
 
 /// Every configured provider and the HTTP client that talks to them.
@@ -79,17 +91,31 @@ impl Providers {
         let list = config
             .iter()
             .map(|c| {
-                let p = preset(&c.preset);
-                let issuer = if c.issuer.is_empty() {
-                    p.map(|p| p.0.to_owned()).unwrap_or_default()
+                let protocol = if c.is_naver() {
+                    Protocol::Naver(naver::Endpoints::with_overrides(
+                        &c.authorize_url,
+                        &c.token_url,
+                        &c.profile_url,
+                    ))
                 } else {
-                    c.issuer.clone()
-                };
-                let scopes = if c.scopes.is_empty() {
-                    p.map(|p| p.1.iter().map(|s| s.to_string()).collect())
-                        .unwrap_or_else(|| vec!["email".into(), "profile".into()])
-                } else {
-                    c.scopes.clone()
+                    let p = preset(&c.preset);
+                    let issuer = if c.issuer.is_empty() {
+                        p.map(|p| p.0.to_owned()).unwrap_or_default()
+                    } else {
+                        c.issuer.clone()
+                    };
+                    let scopes: Vec<String> = if c.scopes.is_empty() {
+                        p.map(|p| p.1.iter().map(|s| s.to_string()).collect())
+                            .unwrap_or_else(|| vec!["email".into(), "profile".into()])
+                    } else {
+                        c.scopes.clone()
+                    };
+                    Protocol::Oidc {
+                        issuer,
+                        scopes: scopes.into_iter().filter(|s| s != "openid").collect(),
+                        form_post: p.is_some_and(|p| p.2),
+                        metadata: Box::new(tokio::sync::Mutex::new(None)),
+                    }
                 };
                 Provider {
                     id: c.id.clone(),
@@ -99,12 +125,9 @@ impl Providers {
                         c.name.clone()
                     },
                     preset: (!c.preset.is_empty()).then(|| c.preset.clone()),
-                    issuer,
                     client_id: c.client_id.clone(),
                     client_secret: c.client_secret.expose().to_owned(),
-                    scopes: scopes.into_iter().filter(|s| s != "openid").collect(),
-                    form_post: p.is_some_and(|p| p.2),
-                    metadata: tokio::sync::Mutex::new(None),
+                    protocol,
                 }
             })
             .collect();
@@ -119,31 +142,82 @@ impl Providers {
         self.list.iter()
     }
 
-    /// The provider's discovery document, fetched on first use and cached.
-    pub async fn metadata(&self, p: &Provider) -> anyhow::Result<CoreProviderMetadata> {
-        let mut cached = p.metadata.lock().await;
+    /// An OpenID Connect provider's discovery document, fetched on first use and
+    /// cached.
+    async fn metadata(
+        &self,
+        issuer: &str,
+        cache: &tokio::sync::Mutex<Option<(Instant, CoreProviderMetadata)>>,
+    ) -> anyhow::Result<CoreProviderMetadata> {
+        let mut cached = cache.lock().await;
         if let Some((at, m)) = cached.as_ref() {
             if at.elapsed() < DISCOVERY_TTL {
                 return Ok(m.clone());
             }
         }
-        let issuer = IssuerUrl::new(p.issuer.clone()).context("invalid issuer URL")?;
-        let m = CoreProviderMetadata::discover_async(issuer, &self.http)
+        let issuer_url = IssuerUrl::new(issuer.to_owned()).context("invalid issuer URL")?;
+        let m = CoreProviderMetadata::discover_async(issuer_url, &self.http)
             .await
-            .with_context(|| format!("OpenID discovery of {} failed", p.issuer))?;
+            .with_context(|| format!("OpenID discovery of {issuer} failed"))?;
         *cached = Some((Instant::now(), m.clone()));
         Ok(m)
     }
 
-    /// Code → tokens (with the PKCE verifier) → ID token checked (signature against the
-    /// JWKS, issuer, audience, expiry, nonce).
+    /// The provider's authorization URL for a log-in that comes back to
+    /// `redirect_uri`, with what finishing it needs. An OpenID Connect provider's
+    /// discovery must be reachable.
+    pub async fn authorize(
+        &self,
+        provider: &Provider,
+        redirect_uri: &str,
+    ) -> anyhow::Result<Authorization> {
+        match &provider.protocol {
+            Protocol::Oidc {
+                issuer, metadata, ..
+            } => {
+                let metadata = self.metadata(issuer, metadata).await?;
+                provider.authorize_oidc(metadata, redirect_uri)
+            }
+            Protocol::Naver(endpoints) => {
+                // `state` alone binds the answer to the pending log-in: Naver has no
+                // nonce (no ID token) and documents no PKCE.
+                let state = CsrfToken::new_random().secret().clone();
+                Ok(Authorization {
+                    url: endpoints.authorize(&provider.client_id, redirect_uri, &state)?,
+                    state,
+                    nonce: String::new(),
+                    pkce_verifier: String::new(),
+                })
+            }
+        }
+    }
+
+    /// Code → who the person is. OpenID Connect: tokens (with the PKCE verifier) → ID
+    /// token checked (signature against the JWKS, issuer, audience, expiry, nonce).
+    /// Naver: access token → profile API.
     pub async fn exchange(
         &self,
         provider: &Provider,
         pending: &PendingLogin,
         code: String,
     ) -> anyhow::Result<VerifiedIdentity> {
-        let metadata = self.metadata(provider).await?;
+        let (issuer, cache) = match &provider.protocol {
+            Protocol::Oidc {
+                issuer, metadata, ..
+            } => (issuer, metadata),
+            Protocol::Naver(endpoints) => {
+                return endpoints
+                    .exchange(
+                        &self.http,
+                        &provider.client_id,
+                        &provider.client_secret,
+                        &code,
+                        &pending.state,
+                    )
+                    .await;
+            }
+        };
+        let metadata = self.metadata(issuer, cache).await?;
         let client = client(provider, metadata, &pending.redirect_uri)?;
         let response = client
             .exchange_code(AuthorizationCode::new(code))?
@@ -180,18 +254,39 @@ impl Providers {
         Ok(VerifiedIdentity {
             subject: claims.subject().to_string(),
             email,
+            nickname: claims
+                .nickname()
+                .and_then(|n| n.get(None))
+                .map(|n| n.trim().to_owned())
+                .filter(|n| !n.is_empty()),
         })
     }
 }
 
 impl Provider {
-    /// The provider's authorization URL for a log-in that comes back to
-    /// `redirect_uri`, with what finishing it needs.
-    pub fn authorize(
+    /// Whether the provider comes back with a cross-site form POST (Apple).
+    pub fn form_post(&self) -> bool {
+        matches!(
+            self.protocol,
+            Protocol::Oidc {
+                form_post: true,
+                ..
+            }
+        )
+    }
+
+    /// An OpenID Connect authorization request.
+    fn authorize_oidc(
         &self,
         metadata: CoreProviderMetadata,
         redirect_uri: &str,
     ) -> anyhow::Result<Authorization> {
+        let Protocol::Oidc {
+            scopes, form_post, ..
+        } = &self.protocol
+        else {
+            anyhow::bail!("not an OpenID Connect provider");
+        };
         let client = client(self, metadata, redirect_uri)?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let mut request = client
@@ -201,10 +296,10 @@ impl Provider {
                 Nonce::new_random,
             )
             .set_pkce_challenge(challenge);
-        for s in &self.scopes {
+        for s in scopes {
             request = request.add_scope(Scope::new(s.clone()));
         }
-        if self.form_post {
+        if *form_post {
             request = request.add_extra_param("response_mode", "form_post");
         }
         let (url, csrf, nonce) = request.url();
@@ -224,15 +319,21 @@ pub struct Authorization {
     pub url: String,
     /// The `state` parameter (single use, names the pending log-in).
     pub state: String,
+    /// Empty for Naver (no ID token).
     pub nonce: String,
+    /// Empty for Naver (no PKCE).
     pub pkce_verifier: String,
 }
 
-/// What a verified ID token says about the person.
+/// Who the provider says the person is: a verified ID token's claims, or Naver's
+/// profile.
 pub struct VerifiedIdentity {
+    /// Stable per provider (and, for Naver, per application).
     pub subject: String,
     /// Only when the provider does not say it is unverified.
     pub email: Option<String>,
+    /// The provider's nickname, a suggestion for the sign-up form.
+    pub nickname: Option<String>,
 }
 
 /// `next` as a path of this site, normalised as a browser would resolve it (dot
@@ -462,11 +563,51 @@ mod tests {
         ])
         .unwrap();
         let k = p.get("kakao").unwrap();
-        assert_eq!(k.issuer, "https://kauth.kakao.com");
-        assert_eq!(k.scopes, ["profile_nickname", "account_email"]);
+        let Protocol::Oidc { issuer, scopes, .. } = &k.protocol else {
+            panic!("kakao is OpenID Connect");
+        };
+        assert_eq!(issuer, "https://kauth.kakao.com");
+        assert_eq!(scopes, &["profile_nickname", "account_email"]);
         assert_eq!(k.name, "kakao");
         let l = p.get("local").unwrap();
-        assert_eq!(l.scopes, ["email"], "openid is always sent, not repeated");
+        let Protocol::Oidc { scopes, .. } = &l.protocol else {
+            panic!("an issuer is OpenID Connect");
+        };
+        assert_eq!(scopes, &["email"], "openid is always sent, not repeated");
         assert!(p.get("nope").is_none());
+    }
+
+    #[test]
+    fn the_naver_preset_speaks_oauth2_to_naver_unless_overridden() {
+        let p = Providers::new(&[
+            OidcProviderConfig {
+                id: "naver".into(),
+                name: "네이버".into(),
+                preset: "naver".into(),
+                client_id: "c".into(),
+                client_secret: "s".into(),
+                ..Default::default()
+            },
+            OidcProviderConfig {
+                id: "naver-local".into(),
+                preset: "naver".into(),
+                client_id: "c".into(),
+                client_secret: "s".into(),
+                token_url: "http://127.0.0.1:9/oauth2.0/token".into(),
+                ..Default::default()
+            },
+        ])
+        .unwrap();
+        let Protocol::Naver(e) = &p.get("naver").unwrap().protocol else {
+            panic!("naver is OAuth 2.0");
+        };
+        assert_eq!(e.authorize_url, "https://nid.naver.com/oauth2.0/authorize");
+        assert_eq!(e.token_url, "https://nid.naver.com/oauth2.0/token");
+        assert_eq!(e.profile_url, "https://openapi.naver.com/v1/nid/me");
+        let Protocol::Naver(e) = &p.get("naver-local").unwrap().protocol else {
+            panic!("naver is OAuth 2.0");
+        };
+        assert_eq!(e.token_url, "http://127.0.0.1:9/oauth2.0/token");
+        assert_eq!(e.profile_url, "https://openapi.naver.com/v1/nid/me");
     }
 }

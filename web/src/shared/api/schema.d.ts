@@ -142,7 +142,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the provider sends the browser back; redirects to the web app. */
+        /**
+         * Where the provider sends the browser back; redirects to the web app. A `state`
+         *     presented without the cookie `/start` set in this browser fails.
+         */
         get: operations["callback"];
         put?: never;
         /** The same, for providers that answer with a form POST (Apple). */
@@ -160,7 +163,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sends the browser to the provider (authorization code + PKCE S256, `state`, `nonce`). */
+        /**
+         * Sends the browser to the provider (OpenID Connect: authorization code + PKCE S256,
+         *     `state`, `nonce`; Naver: authorization code + `state`), with the cookie that binds
+         *     the log-in to this browser (docs/accounts.md, "Providers").
+         */
         get: operations["start"];
         put?: never;
         post?: never;
@@ -2544,7 +2551,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the provider, or to `/login#error=oidc_failed` */
+            /** @description To the provider, setting the `moat_oidc_…` cookie the callback requires; or to `/login#error=oidc_failed` */
             302: {
                 headers: {
                     [name: string]: unknown;

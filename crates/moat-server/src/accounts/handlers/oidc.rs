@@ -43,10 +43,12 @@ pub async fn list_providers(State(state): State<AccountsState>) -> ApiJson<Vec<P
     )
 }
 
-/// Sends the browser to the provider (authorization code + PKCE S256, `state`, `nonce`).
+/// Sends the browser to the provider (OpenID Connect: authorization code + PKCE S256,
+/// `state`, `nonce`; Naver: authorization code + `state`), with the cookie that binds
+/// the log-in to this browser (docs/accounts.md, "Providers").
 #[utoipa::path(get, path = "/api/auth/oidc/{id}/start", tag = "accounts",
     params(("id" = String, Path), StartQuery), responses(
-    (status = 302, description = "To the provider, or to `/login#error=oidc_failed`"),
+    (status = 302, description = "To the provider, setting the `moat_oidc_…` cookie the callback requires; or to `/login#error=oidc_failed`"),
     (status = 404, body = crate::http::error::ErrorBody),
 ))]
 pub async fn start(
@@ -64,10 +66,12 @@ pub async fn start(
         q.intent.as_deref(),
     )
     .await?;
-    Ok(respond(redirect))
+    let secure = origin.0.starts_with("https://");
+    Ok(respond(redirect, &id, secure))
 }
 
-/// Where the provider sends the browser back; redirects to the web app.
+/// Where the provider sends the browser back; redirects to the web app. A `state`
+/// presented without the cookie `/start` set in this browser fails.
 #[utoipa::path(get, path = "/api/auth/oidc/{id}/callback", tag = "accounts",
     params(("id" = String, Path), CallbackParams), responses(
     (status = 302, description = "`/auth/complete#token=…`, `/signup/social#ticket=…`, `/login#link_ticket=…` or `/login#error=…`"),
@@ -76,8 +80,9 @@ pub async fn callback(
     State(state): State<AccountsState>,
     Path(id): Path<String>,
     Query(params): Query<CallbackParams>,
+    headers: HeaderMap,
 ) -> Response {
-    respond(service::oidc_finish(&state, &id, params).await)
+    finish(&state, &id, params, &headers).await
 }
 
 /// The same, for providers that answer with a form POST (Apple).
@@ -88,9 +93,52 @@ pub async fn callback(
 pub async fn callback_form(
     State(state): State<AccountsState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Form(params): Form<CallbackParams>,
 ) -> Response {
-    respond(service::oidc_finish(&state, &id, params).await)
+    finish(&state, &id, params, &headers).await
+}
+
+/// The callback's answer; the browser-binding cookie of its `state` is cleared.
+async fn finish(
+    state: &AccountsState,
+    id: &str,
+    params: CallbackParams,
+    headers: &HeaderMap,
+) -> Response {
+    let cookies = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let cookie = params
+        .state
+        .as_deref()
+        .filter(|_| state.auth.oidc.get(id).is_some())
+        .map(service::state_cookie_name)
+        .filter(|name| service::has_cookie(&cookies, name));
+    let mut response = respond(
+        service::oidc_finish(state, id, params, &cookies).await,
+        id,
+        false,
+    );
+    if let Some(name) = cookie {
+        // The cookie's path: the callback of this provider, as `/start` set it.
+        let clear = format!(
+            "{name}=; Path={}; Max-Age=0; HttpOnly; SameSite=Lax",
+            callback_path(id)
+        );
+        if let Ok(v) = HeaderValue::from_str(&clear) {
+            response.headers_mut().append(header::SET_COOKIE, v);
+        }
+    }
+    response
+}
+
+/// Where provider `id` sends the browser back (the state cookie's `Path`).
+fn callback_path(id: &str) -> String {
+    format!("/api/auth/oidc/{id}/callback")
 }
 
 /// Creates the account of a new social identity: the ticket from the redirect and a
@@ -110,17 +158,40 @@ pub async fn oidc_signup(
     Ok((StatusCode::CREATED, ApiJson(TokenResponse { token })))
 }
 
-/// A 302 for a step of the social log-in, never cached.
-fn respond(redirect: OidcRedirect) -> Response {
+/// A 302 for a step of the social log-in, never cached. To a provider it sets the
+/// cookie binding the log-in to this browser: only sent back to provider `id`'s
+/// callback, for as long as the pending log-in lives, not readable by scripts;
+/// `SameSite=Lax` (a top-level redirect back carries it) unless the provider answers
+/// with a cross-site form POST, which needs `SameSite=None` and so `Secure`.
+fn respond(redirect: OidcRedirect, id: &str, secure: bool) -> Response {
     match redirect {
-        OidcRedirect::Provider(url) => (
-            StatusCode::FOUND,
-            [
-                (header::LOCATION, url),
-                (header::CACHE_CONTROL, "no-store".to_owned()),
-            ],
-        )
-            .into_response(),
+        OidcRedirect::Provider {
+            url,
+            cookie,
+            cross_site,
+        } => {
+            let same_site = if cross_site {
+                "None; Secure"
+            } else if secure {
+                "Lax; Secure"
+            } else {
+                "Lax"
+            };
+            let set_cookie = format!(
+                "{cookie}=1; Path={}; Max-Age={}; HttpOnly; SameSite={same_site}",
+                callback_path(id),
+                crate::accounts::OIDC_TTL.as_secs()
+            );
+            (
+                StatusCode::FOUND,
+                [
+                    (header::LOCATION, url),
+                    (header::CACHE_CONTROL, "no-store".to_owned()),
+                    (header::SET_COOKIE, set_cookie),
+                ],
+            )
+                .into_response()
+        }
         OidcRedirect::Page { path, fragment } => redirect_fragment(path, &fragment),
     }
 }

@@ -15,11 +15,39 @@ use crate::{
     http::error::ApiError,
 };
 
+/// The name prefix of the cookie that binds a pending log-in to the browser that
+/// started it; the rest of the name comes from the `state` ([`state_cookie_name`]), so
+/// log-ins started in several tabs do not overwrite each other.
+pub const STATE_COOKIE_PREFIX: &str = "moat_oidc_";
+
+/// The cookie that proves the browser presenting `state` at the callback is the one
+/// that started the log-in: `moat_oidc_` and 16 hex digits of the state's SHA-256 (the
+/// state itself never sits in a cookie).
+pub fn state_cookie_name(state: &str) -> String {
+    format!("{STATE_COOKIE_PREFIX}{}", &hash_ticket(state)[..16])
+}
+
+/// Whether the `Cookie` header values `cookies` (`a=1; b=2`, possibly several headers
+/// joined with `; `) hold a cookie named `name`.
+pub fn has_cookie(cookies: &str, name: &str) -> bool {
+    cookies
+        .split(';')
+        .filter_map(|c| c.split_once('='))
+        .any(|(k, v)| k.trim() == name && !v.trim().is_empty())
+}
+
 /// Where a step of the social log-in sends the browser.
 #[derive(Debug, PartialEq, Eq)]
 pub enum OidcRedirect {
-    /// To the provider's authorization URL.
-    Provider(String),
+    /// To the provider's authorization URL, setting the cookie named `cookie` that
+    /// binds the log-in to this browser (for [`super::super::OIDC_TTL`]). `cross_site`:
+    /// the provider comes back with a cross-site form POST (Apple), which only
+    /// `SameSite=None` cookies accompany.
+    Provider {
+        url: String,
+        cookie: String,
+        cross_site: bool,
+    },
     /// To a page of the web app, with values in the URL fragment.
     Page {
         path: &'static str,
@@ -53,20 +81,18 @@ pub async fn oidc_start(
         .get(id)
         .ok_or_else(|| ApiError::not_found("There is no such log-in provider."))?;
     let redirect_uri = format!("{origin}/api/auth/oidc/{}/callback", provider.id);
-    let metadata = match providers.metadata(provider).await {
-        Ok(m) => m,
+    let request = match providers.authorize(provider, &redirect_uri).await {
+        Ok(r) => r,
         Err(e) => {
             tracing::warn!(provider = ?provider.id, error = format!("{e:#}"), "social log-in unavailable");
             return Ok(OidcRedirect::failed("oidc_failed"));
         }
     };
-    let request = provider
-        .authorize(metadata, &redirect_uri)
-        .map_err(ApiError::internal)?;
     let intent = match intent {
         Some("signup") => "signup",
         _ => "login",
     };
+    let cookie = state_cookie_name(&request.state);
     state
         .storage
         .insert_pending_login(&PendingLogin {
@@ -80,14 +106,24 @@ pub async fn oidc_start(
             expires_at: state.auth.now() + OIDC_TTL.as_secs() as i64,
         })
         .await?;
-    Ok(OidcRedirect::Provider(request.url))
+    Ok(OidcRedirect::Provider {
+        url: request.url,
+        cookie,
+        cross_site: provider.form_post(),
+    })
 }
 
-/// Finishes the social log-in provider `id` answered with `params`; every failure is
-/// logged and sends the browser to `/login#error=oidc_failed` (`oidc_cancelled` when
-/// the person declined).
-pub async fn oidc_finish(state: &AccountsState, id: &str, params: CallbackParams) -> OidcRedirect {
-    match finish_inner(state, id, params).await {
+/// Finishes the social log-in provider `id` answered with `params`, presented by a
+/// browser whose `Cookie` header values are `cookies`; every failure is logged and
+/// sends the browser to `/login#error=oidc_failed` (`oidc_cancelled` when the person
+/// declined).
+pub async fn oidc_finish(
+    state: &AccountsState,
+    id: &str,
+    params: CallbackParams,
+    cookies: &str,
+) -> OidcRedirect {
+    match finish_inner(state, id, params, cookies).await {
         Ok(r) => r,
         Err(e) => {
             // `id` comes from the path: a field, Debug-formatted, so a line break in it
@@ -102,6 +138,7 @@ async fn finish_inner(
     state: &AccountsState,
     id: &str,
     params: CallbackParams,
+    cookies: &str,
 ) -> anyhow::Result<OidcRedirect> {
     // `state` first: it is single use even when the provider reports an error.
     let pending = match params.state.as_deref() {
@@ -124,6 +161,11 @@ async fn finish_inner(
     let pending = pending
         .filter(|p| p.provider == id)
         .context("unknown, used, expired or foreign state")?;
+    // A callback URL carried to another browser (log-in CSRF: someone else's log-in
+    // finished in the victim's browser) lacks the cookie `/start` set.
+    if !has_cookie(cookies, &state_cookie_name(&pending.state)) {
+        anyhow::bail!("state presented by a browser that did not start the log-in");
+    }
     let code = params.code.filter(|c| !c.is_empty()).context("no code")?;
     let providers = &state.auth.oidc;
     let provider = providers.get(id).context("provider no longer configured")?;
@@ -175,6 +217,12 @@ async fn complete(
         })
         .await?;
     let email = identity.email.unwrap_or_default();
+    // The provider's nickname, offered on the sign-up form when it would be accepted
+    // as it is (Naver's and Kakao's often are Hangul; a taken one is refused there).
+    let nickname = identity
+        .nickname
+        .filter(|n| crate::accounts::validate::check_nickname(n).is_none())
+        .unwrap_or_default();
     Ok(match kind {
         TicketKind::Link => OidcRedirect::Page {
             path: "/login",
@@ -190,6 +238,7 @@ async fn complete(
                 ("ticket", ticket),
                 ("next", next.to_owned()),
                 ("email", email),
+                ("nickname", nickname),
             ],
         },
     })

@@ -20,8 +20,8 @@ import { oidcSignup } from '../api/oidc';
 export { messagesReady } from '../locales/messages';
 
 /**
- * `/signup/social#ticket=…&next=…&email=…`: a new social identity; the member chooses a
- * nickname and the sign-up finishes with `POST /api/auth/oidc/signup`.
+ * `/signup/social#ticket=…&next=…&email=…&nickname=…`: a new social identity; the member chooses a
+ * nickname (the provider's offered first) and the sign-up finishes with `POST /api/auth/oidc/signup`.
  */
 export function SocialSignupPage() {
   const { t } = useTranslation('auth');
@@ -32,7 +32,12 @@ export function SocialSignupPage() {
   const location = useLocation();
   const [handover] = useState(() => {
     const f = fragmentParams(location.hash);
-    return { ticket: f.get('ticket'), next: safeNext(f.get('next')), email: f.get('email') };
+    return {
+      ticket: f.get('ticket'),
+      next: safeNext(f.get('next')),
+      email: f.get('email'),
+      nickname: f.get('nickname') ?? '',
+    };
   });
   useEffect(() => {
     if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
@@ -40,7 +45,8 @@ export function SocialSignupPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const [nickname, setNickname] = useState('');
+  // The provider's nickname (Naver's, Kakao's…), when the server found it acceptable: a suggestion to keep or change.
+  const [nickname, setNickname] = useState(handover.nickname);
   const form = useAccountForm();
   const legal = useQuery(legalQueryOptions());
   const documents = legal.data ?? [];

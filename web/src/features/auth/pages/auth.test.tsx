@@ -359,6 +359,21 @@ describe('social sign-up and completion', () => {
     expect(window.localStorage.getItem('AUTH_TOKEN')).toBe(token);
   });
 
+  it("/signup/social offers the provider's nickname, which the member may keep", async () => {
+    const token = makeToken({ nickname: '네이버개미' });
+    const server = api({ 'POST /api/auth/oidc/signup': () => jsonResponse({ token }, { status: 201 }) });
+    const app = renderApp({
+      route: `/signup/social#ticket=TK&next=%2F&email=&nickname=${encodeURIComponent('네이버개미')}`,
+      api: server.handler,
+    });
+    const form = await screen.findByTestId('social-signup-form');
+    expect(field(form, '닉네임').value).toBe('네이버개미');
+    expect(screen.queryByTestId('social-signup-email')).toBeNull();
+    fireEvent.submit(form);
+    await waitFor(() => expect(app.location().pathname).toBe('/'));
+    expect(server.find('POST', '/api/auth/oidc/signup')[0]!.body).toEqual({ ticket: 'TK', nickname: '네이버개미', consents: [] });
+  });
+
   it('/signup/social without a ticket says to start over', async () => {
     renderApp({ route: '/signup/social', api: api().handler });
     expect(await screen.findByTestId('social-signup-missing')).toBeTruthy();
