@@ -60,6 +60,9 @@ pub struct Config {
     /// Third-party scripts loaded late (spec §2 delayed scripts): each URL becomes a
     /// `<script delay="URL">` tag in the page and is allowed by the CSP.
     pub delayed_scripts: Vec<String>,
+    /// The operator's contact address, shown to everyone on the settings page (`GET
+    /// /api/meta`). Empty: no contact is shown.
+    pub contact_email: String,
     // The areas' sections, one line each (and one in `Config::sections`).
     /// Accounts and sign-in (`[accounts]`, `[[accounts.oidc]]`).
     #[serde(default)]
@@ -104,6 +107,7 @@ impl Default for Config {
             idle_timeout_secs: 75,
             max_connections: 10_000,
             delayed_scripts: Vec::new(),
+            contact_email: String::new(),
             accounts: AccountsConfig::default(),
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
@@ -132,6 +136,7 @@ const ENV_KEYS: &[&str] = &[
     "idle_timeout_secs",
     "max_connections",
     "delayed_scripts",
+    "contact_email",
 ];
 
 /// Values given on the command line; `None` leaves the lower layers in charge.
@@ -382,6 +387,15 @@ impl Config {
                 )));
             }
         }
+        let contact = self.contact_email.trim();
+        if !contact.is_empty()
+            && (contact.len() > 254 || !contact.contains('@') || contact.contains(char::is_whitespace))
+        {
+            return Err(ConfigError::key(
+                "contact_email",
+                "must be an e-mail address (name@example.com)",
+            ));
+        }
         self.sections().iter().try_for_each(|s| s.check())
     }
 
@@ -484,6 +498,9 @@ max_connections = {max_conns}
 # Third-party scripts loaded 5 s after load or on first interaction (spec §2).
 delayed_scripts = []
 
+# The operator's contact e-mail address, shown on the settings page. Empty: none.
+contact_email = ""
+
 {sections}"#,
             host = d.host,
             port = d.port,
@@ -542,6 +559,7 @@ impl fmt::Debug for Config {
             .field("log_format", &self.log_format)
             .field("body_limit_bytes", &self.body_limit_bytes)
             .field("webview_host", &self.webview_host)
+            .field("contact_email", &self.contact_email)
             .field("accounts", &self.accounts)
             .field("market", &self.market)
             .field("portfolio", &self.portfolio)

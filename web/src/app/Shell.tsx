@@ -9,12 +9,16 @@ import { AppNav } from './nav/AppNav';
 import { AreaTabs } from './nav/AreaTabs';
 import { ModalRouteHandler } from './ModalRouteHandler';
 import { AppRoutes } from './routes';
+import { useInAppLinks } from './useInAppLinks';
+import { useWebViewHostAttach } from './webview-host-bootstrap';
 import { useQueryFocusFromApp } from './useQueryFocusFromApp';
+import { appDrawsChrome } from '@/shared/lib/webview';
 import './Shell.css';
 
 /**
  * The layout around every page: header, navigation, the page itself, the offline banner,
- * toasts and route modals; plus scroll restoration, the app's focus signal, the
+ * toasts and route modals (inside the app's web view with the app's chrome, no header and
+ * no navigation, and links to other pages open app screens: docs/mobile-bridge.md); plus scroll restoration, the app's focus signal, the
  * session recorder's identity and the member's account events (live stream).
  */
 export function Shell() {
@@ -22,9 +26,13 @@ export function Shell() {
   useScrollRestoration();
   const appFocused = useQueryFocusFromApp();
   useAccountEvents();
+  useInAppLinks();
+  useWebViewHostAttach();
+  // Fixed for the page's life: the app injects its flag before content loads.
+  const nativeChrome = appDrawsChrome();
 
   return (
-    <div className="shell" data-app-focused={appFocused}>
+    <div className={nativeChrome ? 'shell shell--native-chrome' : 'shell'} data-app-focused={appFocused}>
       <a
         className="skip-link"
         href="#main"
@@ -35,10 +43,10 @@ export function Shell() {
       >
         {t('app.skipToContent')}
       </a>
-      <AppHeader />
+      {!nativeChrome && <AppHeader />}
       <OfflineBanner />
       <div className="shell__body">
-        <AppNav />
+        {!nativeChrome && <AppNav />}
         <main id="main" className="shell__main" tabIndex={-1}>
           <AreaTabs />
           <AppRoutes />

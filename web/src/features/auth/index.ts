@@ -2,6 +2,7 @@
  * Accounts: log-in, sign-up (email and social), the account page and public profiles,
  * and the header's member item.
  */
+import { lazy } from 'react';
 import type { Area } from '@/shared/area/types';
 import { lazyPage } from '@/shared/area/lazy';
 import { ConsentGateSlot } from './components/ConsentGateSlot';
@@ -25,6 +26,14 @@ export const authArea = {
     { path: '/settings/account', Page: lazyPage(pages, 'AccountRoute') },
     { path: '/u/:nickname', Page: lazyPage(pages, 'ProfilePage') },
   ],
+  modals: {
+    // Opened from settings: the deletion dialog, which asks for the password.
+    deleteAccount: lazy(async () => {
+      const m = await import('./components/DeleteAccountModal');
+      await m.messagesReady;
+      return { default: m.DeleteAccountModal };
+    }),
+  },
   slots: {
     header: [
       { id: 'account', order: 20, Component: HeaderAccount },

@@ -1547,6 +1547,8 @@ export interface components {
             exported_at: string;
         };
         Meta: {
+            /** @description The operator's contact e-mail address (`contact_email`), when configured. */
+            contact_email?: string | null;
             /** @description The locale used when the member has not chosen one. */
             default_locale: string;
             /** @description The server's clock (RFC 3339), for correcting the browser's. */
