@@ -16,7 +16,7 @@ export interface HostPageProps {
 /** The tabs of the app's tab bar the host draws in native-chrome mode. */
 const APP_TABS = [
   { path: '/', label: 'Home' },
-  { path: '/portfolio', label: 'Portfolio' },
+  { path: '/portfolios', label: 'Portfolio' },
   { path: '/settings', label: 'Settings' },
 ] as const;
 
