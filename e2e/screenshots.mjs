@@ -117,7 +117,7 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
       );
       const app = new AppPage(page);
       await app.goto(shot.path);
-      if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+      if (shot.path === '/settings') await page.getByRole('button', { name: shot.locale === 'ko' ? '이용약관' : 'Terms of service' }).waitFor();
       if (shot.member && shot.path === '/settings/account') await page.getByTestId('account-nickname').waitFor();
       await marketLoaded(page, shot);
       if (shot.path.includes('menu=')) await page.getByTestId('modal-menu').waitFor();
@@ -203,7 +203,11 @@ async function memberToken(url) {
 // Run as a script.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const given = process.env.MOAT_E2E_URL;
-  const env = await launch(given ? { server: { url: given.replace(/\/$/, ''), stop: async () => {} } } : {});
+  const env = await launch(
+    given
+      ? { server: { url: given.replace(/\/$/, ''), stop: async () => {} } }
+      : { serverEnv: { MOAT_CONTACT_EMAIL: 'help@moat.example' } },
+  );
   try {
     const results = await takeScreenshots(env);
     for (const r of results) {

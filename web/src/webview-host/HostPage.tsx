@@ -174,7 +174,7 @@ export function HostPage({ recorder, send, mode, wiring }: HostPageProps) {
       </section>
 
       <section className="host__panel">
-        <header className="host__header">
+        <div className="host__header">
           <h1>Moat web-view host</h1>
           <p>
             {mode.bridge ? (
@@ -195,7 +195,7 @@ export function HostPage({ recorder, send, mode, wiring }: HostPageProps) {
             )}{' '}
             <span data-testid="host-mode">{mode.bridge ? `app, ${mode.chrome} chrome` : 'browser'}</span>
           </p>
-        </header>
+        </div>
 
         <div className="host__group">
           <h2>Server</h2>
