@@ -1546,6 +1546,11 @@ export interface components {
             /** @description RFC 3339. */
             exported_at: string;
         };
+        SendFeedbackRequest: {
+            user_email?: string | null;
+            user_name?: string | null;
+            verbatim: string;
+        };
         Meta: {
             /** @description The operator's contact e-mail address (`contact_email`), when configured. */
             contact_email?: string | null;
