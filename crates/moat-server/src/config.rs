@@ -389,7 +389,9 @@ impl Config {
         }
         let contact = self.contact_email.trim();
         if !contact.is_empty()
-            && (contact.len() > 254 || !contact.contains('@') || contact.contains(char::is_whitespace))
+            && (contact.len() > 254
+                || !contact.contains('@')
+                || contact.contains(char::is_whitespace))
         {
             return Err(ConfigError::key(
                 "contact_email",

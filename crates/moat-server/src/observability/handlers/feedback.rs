@@ -7,11 +7,11 @@ use axum::{
 };
 
 use crate::{
+    accounts::extract::Operator,
     accounts::{
         extract::{ClientIp, Member},
         AccountsState,
     },
-    accounts::extract::Operator,
     http::{
         error::{ApiError, ErrorBody},
         json::ApiJson,
@@ -70,7 +70,9 @@ pub async fn send_feedback(
     let sender = FeedbackSender {
         ip,
         user_agent,
-        member: member.as_ref().map(|m| (m.user.id, m.user.nickname.as_deref())),
+        member: member
+            .as_ref()
+            .map(|m| (m.user.id, m.user.nickname.as_deref())),
     };
     service::send_feedback(&state, sender, body).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -38,7 +38,9 @@ pub struct FeedbackSender<'a> {
 }
 
 /// Checks a direct feedback: the text's and fields' sizes, the address's shape.
-fn check(request: &SendFeedbackRequest) -> Result<(String, Option<String>, Option<String>), ApiError> {
+fn check(
+    request: &SendFeedbackRequest,
+) -> Result<(String, Option<String>, Option<String>), ApiError> {
     let mut fields = BTreeMap::new();
     let verbatim = request.verbatim.trim();
     if verbatim.is_empty() {
@@ -56,13 +58,25 @@ fn check(request: &SendFeedbackRequest) -> Result<(String, Option<String>, Optio
             .param("max", MAX_DIRECT_FEEDBACK_CHARS),
         );
     }
-    let text = |value: &Option<String>| value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+    let text = |value: &Option<String>| {
+        value
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
     let name = text(&request.user_name);
-    if name.as_ref().is_some_and(|n| n.chars().count() > MAX_FEEDBACK_NAME_CHARS) {
+    if name
+        .as_ref()
+        .is_some_and(|n| n.chars().count() > MAX_FEEDBACK_NAME_CHARS)
+    {
         fields.insert(
             "user_name".to_owned(),
-            FieldError::new(ErrorCode::TooLong, format!("At most {MAX_FEEDBACK_NAME_CHARS} characters."))
-                .param("max", MAX_FEEDBACK_NAME_CHARS),
+            FieldError::new(
+                ErrorCode::TooLong,
+                format!("At most {MAX_FEEDBACK_NAME_CHARS} characters."),
+            )
+            .param("max", MAX_FEEDBACK_NAME_CHARS),
         );
     }
     let email = text(&request.user_email);
@@ -70,8 +84,11 @@ fn check(request: &SendFeedbackRequest) -> Result<(String, Option<String>, Optio
         if e.chars().count() > MAX_FEEDBACK_EMAIL_CHARS {
             fields.insert(
                 "user_email".to_owned(),
-                FieldError::new(ErrorCode::TooLong, format!("At most {MAX_FEEDBACK_EMAIL_CHARS} characters."))
-                    .param("max", MAX_FEEDBACK_EMAIL_CHARS),
+                FieldError::new(
+                    ErrorCode::TooLong,
+                    format!("At most {MAX_FEEDBACK_EMAIL_CHARS} characters."),
+                )
+                .param("max", MAX_FEEDBACK_EMAIL_CHARS),
             );
         } else if !looks_like_email(e) {
             fields.insert(
