@@ -142,7 +142,7 @@ describe('screens inside the app', () => {
     assert.equal(await page.getByTestId('host-screen-count').textContent(), '2');
 
     // The app's back button closes the screen; the one below is as it was.
-    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await eventually(async () => assert.deepEqual(await host.screens(), ['/settings']));
     assert.ok(await (await host.topApp()).heading.isVisible());
     // A route modal stays in the page: no NAVIGATE.
