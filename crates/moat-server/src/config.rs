@@ -614,6 +614,19 @@ mod tests {
     }
 
     #[test]
+    fn the_contact_must_be_an_address() {
+        Jail::expect_with(|jail| {
+            jail.set_env("MOAT_CONTACT_EMAIL", "call us");
+            let err = Config::load(None, &Overrides::default()).expect_err("refused");
+            assert!(err.to_string().contains("contact_email"), "{err}");
+            jail.set_env("MOAT_CONTACT_EMAIL", "help@moat.example");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.contact_email, "help@moat.example");
+            Ok(())
+        });
+    }
+
+    #[test]
     fn bad_values_name_the_key() {
         Jail::expect_with(|jail| {
             jail.set_env("MOAT_PORT", "eighty");

@@ -182,7 +182,10 @@ pub fn route_table() -> Vec<RouteRow> {
                 Access::Operator
             } else if op["security"].as_array().is_some_and(|s| {
                 // `{}` among the requirements: the token is optional (a visitor may call).
-                !s.is_empty() && !s.iter().any(|r| r.as_object().is_some_and(|o| o.is_empty()))
+                !s.is_empty()
+                    && !s
+                        .iter()
+                        .any(|r| r.as_object().is_some_and(|o| o.is_empty()))
             }) {
                 Access::Member
             } else {
