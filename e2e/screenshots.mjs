@@ -15,6 +15,7 @@
  *   node screenshots.mjs                 # starts its own server
  *   MOAT_E2E_ARTIFACTS=/tmp/moat-shots node screenshots.mjs
  *   MOAT_E2E_URL=http://127.0.0.1:8080 node screenshots.mjs
+ *   MOAT_E2E_SHOTS='^settings' node screenshots.mjs   # only the shots whose name matches
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +45,7 @@ function shots() {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       list.push({ name: `home-${size}-${locale}`, path: '/', locale, viewport });
       list.push({ name: `settings-${size}-${locale}`, path: '/settings', locale, viewport });
+      list.push({ name: `settings-member-${size}-${locale}`, path: '/settings', locale, viewport, member: true });
       list.push({ name: `login-${size}-${locale}`, path: '/login', locale, viewport });
       list.push({ name: `signup-${size}-${locale}`, path: '/signup', locale, viewport });
       list.push({ name: `account-${size}-${locale}`, path: '/settings/account', locale, viewport, member: true });
@@ -91,7 +93,9 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
     return tabs.get(key);
   };
 
-  for (const shot of shots()) {
+  // MOAT_E2E_SHOTS: only the shots whose name matches this regular expression.
+  const only = process.env.MOAT_E2E_SHOTS ? new RegExp(process.env.MOAT_E2E_SHOTS) : null;
+  for (const shot of shots().filter((s) => !only || only.test(s.name))) {
     const { page, errors } = await tabFor(shot);
     const errorsBefore = errors.length;
     if (shot.userAgent) {

@@ -45,7 +45,7 @@ export function AccountSection() {
           </div>
           <div className="settings-row">
             <span className="settings-row__hint">{t('account.deleteHint')}</span>
-            <button type="button" className="button button--danger" onClick={deletion.open}>
+            <button type="button" className="button button--secondary settings-danger" onClick={deletion.open}>
               {t('account.delete')}
             </button>
           </div>
