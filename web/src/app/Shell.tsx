@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
 import { RecorderIdentity } from './observability/RecorderIdentity';
@@ -9,11 +10,13 @@ import { AppNav } from './nav/AppNav';
 import { AreaTabs } from './nav/AreaTabs';
 import { ModalRouteHandler } from './ModalRouteHandler';
 import { AppRoutes } from './routes';
-import { useInAppLinks } from './useInAppLinks';
-import { useWebViewHostAttach } from './webview-host-bootstrap';
 import { useQueryFocusFromApp } from './useQueryFocusFromApp';
-import { appDrawsChrome } from '@/shared/lib/webview';
+import { appDrawsChrome, isMobileWebView } from '@/shared/lib/webview';
 import './Shell.css';
+
+/** Only in the app's web view or a frame (the web-view host page): a browser's page never loads it. */
+const InWebView = lazy(() => import('./InWebView').then((m) => ({ default: m.InWebView })));
+const inWebViewOrFrame = isMobileWebView() || window.parent !== window;
 
 /**
  * The layout around every page: header, navigation, the page itself, the offline banner,
@@ -26,8 +29,6 @@ export function Shell() {
   useScrollRestoration();
   const appFocused = useQueryFocusFromApp();
   useAccountEvents();
-  useInAppLinks();
-  useWebViewHostAttach();
   // Fixed for the page's life: the app injects its flag before content loads.
   const nativeChrome = appDrawsChrome();
 
@@ -55,6 +56,11 @@ export function Shell() {
       <ToastArea />
       <ModalRouteHandler />
       <RecorderIdentity />
+      {inWebViewOrFrame && (
+        <Suspense fallback={null}>
+          <InWebView />
+        </Suspense>
+      )}
     </div>
   );
 }

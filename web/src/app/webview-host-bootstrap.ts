@@ -7,12 +7,10 @@
  * frame it does nothing.
  *
  * The host page also drives the app's bridge from its own debug buttons: once the app has
- * rendered, `useWebViewHostAttach()` hands the host the app's `send`, so a button of the
- * host runs an action inside the framed app (posted to the host in app mode, the browser
- * fallback in browser mode).
+ * rendered, `HostAttach` (`./HostAttach.tsx`, loaded only in a frame) hands the host the
+ * app's `send`, so a button of the host runs an action inside the framed app (posted to
+ * the host in app mode, the browser fallback in browser mode).
  */
-import { useEffect } from 'react';
-import { useBridge } from '@/shared/bridge/BridgeProvider';
 import type { BridgeSend } from '@/shared/bridge/send';
 import type { MoatAppInfo, ReactNativeWebViewBridge } from '@/shared/lib/webview';
 
@@ -38,7 +36,7 @@ declare global {
 }
 
 /** The host page framing this window, if any. */
-function hostOf(win: Window): WebViewHostHandle | null {
+export function hostOf(win: Window): WebViewHostHandle | null {
   if (win.parent === win) return null;
   try {
     // Reading a cross-origin parent's property throws; that is "not our host".
@@ -60,15 +58,6 @@ export function installWebViewHostBridge(win: Window = window): boolean {
   const info = host.appInfoFor?.(win);
   if (info) win.MoatApp = info;
   return true;
-}
-
-/** Hands the app's bridge to the host page framing it (nothing outside the host). */
-export function useWebViewHostAttach(): void {
-  const { send } = useBridge();
-  useEffect(() => {
-    const host = hostOf(window);
-    return host?.attach?.(window, { send });
-  }, [send]);
 }
 
 installWebViewHostBridge();

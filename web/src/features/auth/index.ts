@@ -2,9 +2,8 @@
  * Accounts: log-in, sign-up (email and social), the account page and public profiles,
  * and the header's member item.
  */
-import { lazy } from 'react';
 import type { Area } from '@/shared/area/types';
-import { lazyPage } from '@/shared/area/lazy';
+import { lazyComponent, lazyPage } from '@/shared/area/lazy';
 import { ConsentGateSlot } from './components/ConsentGateSlot';
 import { HeaderAccount } from './components/HeaderAccount';
 
@@ -28,11 +27,7 @@ export const authArea = {
   ],
   modals: {
     // Opened from settings: the deletion dialog, which asks for the password.
-    deleteAccount: lazy(async () => {
-      const m = await import('./components/DeleteAccountModal');
-      await m.messagesReady;
-      return { default: m.DeleteAccountModal };
-    }),
+    deleteAccount: lazyComponent(pages, 'DeleteAccountModal').Component,
   },
   slots: {
     header: [

@@ -5,8 +5,6 @@ import type { RouteModalProps } from '@/shared/area/types';
 import { providersQueryOptions } from '../api/oidc';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
-export { messagesReady } from '../locales/messages';
-
 /**
  * The route modal `?deleteAccount=routeModalTrue` (settings opens it): the account
  * deletion dialog, which asks for the password (or a fresh social log-in) as the server

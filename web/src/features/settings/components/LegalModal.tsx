@@ -6,8 +6,6 @@ import { Modal } from '@/shared/ui/Modal';
 import { useLegal, type LegalKind } from '../api/legal';
 import './settings.css';
 
-export { messagesReady } from '../locales/messages';
-
 /** The current text of the terms or the privacy policy (`GET /api/legal`). */
 function LegalModal({ kind, onClose }: RouteModalProps & { kind: LegalKind }) {
   const { t } = useTranslation('settings');

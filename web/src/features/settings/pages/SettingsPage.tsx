@@ -8,6 +8,8 @@ import { LegalSection } from '../components/LegalSection';
 import '../components/settings.css';
 
 export { messagesReady } from '../locales/messages';
+// The route modals of the terms and the privacy policy, in the page's chunk.
+export { PrivacyModal, TermsModal } from '../components/LegalModal';
 
 /**
  * Settings, for members and visitors: language, the terms and the privacy policy, the
