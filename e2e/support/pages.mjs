@@ -183,6 +183,9 @@ export class HostPage {
     const frame = await eventually(async () => (await handle.contentFrame()) ?? false);
     const app = new AppPage(this.page, frame);
     await app.ready();
+    // The app has handed the host its bridge (its in-web-view code has loaded).
+    const button = this.page.getByTestId('bridge-HAPTIC_FEEDBACK');
+    await eventually(async () => assert.equal(await button.isEnabled(), true, 'the framed app attached'));
     return app;
   }
 

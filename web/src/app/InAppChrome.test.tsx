@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '@/test/renderApp';
 
@@ -14,6 +14,14 @@ afterEach(() => {
   delete window.MoatApp;
 });
 
+/** The shell's in-web-view code is a chunk of its own: let it load and mount. */
+async function inWebViewCodeLoaded() {
+  await act(async () => {
+    await import('./InWebView');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+}
+
 describe('inside the app that draws the header and the tab bar', () => {
   it('draws neither itself', async () => {
     inApp({ chrome: 'native' });
@@ -27,6 +35,7 @@ describe('inside the app that draws the header and the tab bar', () => {
     const sent = inApp({ chrome: 'native' });
     const app = renderApp({ route: '/settings' });
     const account = await screen.findByRole('region', { name: '계정' });
+    await inWebViewCodeLoaded();
     fireEvent.click(within(account).getByRole('link', { name: '로그인' }));
     expect(sent()).toEqual([{ type: 'NAVIGATE', payload: { path: '/login?next=%2Fsettings' } }]);
     expect(app.location().pathname).toBe('/settings');
@@ -35,7 +44,9 @@ describe('inside the app that draws the header and the tab bar', () => {
   it('keeps a modal on the same page in the page', async () => {
     const sent = inApp({ chrome: 'native' });
     const app = renderApp({ route: '/settings' });
-    fireEvent.click(await screen.findByRole('button', { name: '이용약관' }));
+    const terms = await screen.findByRole('button', { name: '이용약관' });
+    await inWebViewCodeLoaded();
+    fireEvent.click(terms);
     expect(app.location().search).toBe('?terms=routeModalTrue');
     expect(sent().map((m) => m.type)).not.toContain('NAVIGATE');
   });

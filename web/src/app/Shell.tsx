@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyPage } from '@/shared/area/lazy';
 import { useTranslation } from '@/shared/i18n/useTranslation';
 import { useScrollRestoration } from '@/shared/hooks/useScrollRestoration';
 import { RecorderIdentity } from './observability/RecorderIdentity';
@@ -15,8 +16,7 @@ import { appDrawsChrome, isMobileWebView } from '@/shared/lib/webview';
 import './Shell.css';
 
 /** Only in the app's web view or a frame (the web-view host page): a browser's page never loads it. */
-const InWebView = lazy(() => import('./InWebView').then((m) => ({ default: m.InWebView })));
-const inWebViewOrFrame = isMobileWebView() || window.parent !== window;
+const InWebView = lazyPage(() => import('./InWebView'), 'InWebView');
 
 /**
  * The layout around every page: header, navigation, the page itself, the offline banner,
@@ -31,6 +31,7 @@ export function Shell() {
   useAccountEvents();
   // Fixed for the page's life: the app injects its flag before content loads.
   const nativeChrome = appDrawsChrome();
+  const inWebViewOrFrame = isMobileWebView() || window.parent !== window;
 
   return (
     <div className={nativeChrome ? 'shell shell--native-chrome' : 'shell'} data-app-focused={appFocused}>

@@ -53,11 +53,11 @@ export function installWebViewHostBridge(win: Window = window): boolean {
   const host = hostOf(win);
   if (!host) return false;
   const bridge = host.bridgeFor(win);
-  if (!bridge) return false;
-  win.ReactNativeWebView = bridge;
-  const info = host.appInfoFor?.(win);
-  if (info) win.MoatApp = info;
-  return true;
+  if (bridge) {
+    win.ReactNativeWebView = bridge;
+    win.MoatApp = host.appInfoFor?.(win) ?? undefined;
+  }
+  return !!bridge;
 }
 
 installWebViewHostBridge();
