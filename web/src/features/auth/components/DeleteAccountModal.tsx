@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { meQueryOptions } from '@/entities/member/api/me';
 import { useAuth } from '@/entities/member/model/auth-context';
@@ -14,6 +15,10 @@ export function DeleteAccountModal({ onClose }: RouteModalProps) {
   const { userId } = useAuth();
   const me = useQuery({ ...meQueryOptions(userId), enabled: userId !== null });
   const providers = useQuery(providersQueryOptions());
+  // Once the account is gone (or for a visitor) the modal has nothing to say: close it.
+  useEffect(() => {
+    if (userId === null) onClose();
+  }, [userId, onClose]);
   if (userId === null || !me.data || !providers.data) return null;
   return (
     <DeleteAccountDialog
