@@ -15,6 +15,7 @@
  *   node screenshots.mjs                 # starts its own server
  *   MOAT_E2E_ARTIFACTS=/tmp/moat-shots node screenshots.mjs
  *   MOAT_E2E_URL=http://127.0.0.1:8080 node screenshots.mjs
+ *   MOAT_E2E_ONLY='^settings' node screenshots.mjs   # only the shots whose name matches
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,6 +49,7 @@ function shots() {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       list.push({ name: `home-${size}-${locale}`, path: '/', locale, viewport });
       list.push({ name: `settings-${size}-${locale}`, path: '/settings', locale, viewport });
+      list.push({ name: `settings-member-${size}-${locale}`, path: '/settings', locale, viewport, member: true });
       list.push({ name: `login-${size}-${locale}`, path: '/login', locale, viewport });
       list.push({ name: `signup-${size}-${locale}`, path: '/signup', locale, viewport });
       list.push({ name: `account-${size}-${locale}`, path: '/settings/account', locale, viewport, member: true });
@@ -113,7 +115,9 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
     return tabs.get(key);
   };
 
-  for (const shot of shots()) {
+  // MOAT_E2E_ONLY: only the shots whose name matches this regular expression.
+  const only = process.env.MOAT_E2E_ONLY ? new RegExp(process.env.MOAT_E2E_ONLY) : null;
+  for (const shot of shots().filter((s) => !only || only.test(s.name))) {
     const { page, errors } = await tabFor(shot);
     const errorsBefore = errors.length;
     if (shot.userAgent) {
@@ -139,7 +143,7 @@ export async function takeScreenshots(env, { outDir = ARTIFACTS_DIR } = {}) {
       );
       const app = new AppPage(page);
       await app.goto(shot.path.replace(PORTFOLIO, String(portfolioId)));
-      if (shot.path === '/settings') await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+      if (shot.path === '/settings') await page.getByRole('button', { name: shot.locale === 'ko' ? '이용약관' : 'Terms of service' }).waitFor();
       if (shot.member && shot.path === '/settings/account') await page.getByTestId('account-nickname').waitFor();
       await marketLoaded(page, shot);
       if (shot.path.includes('menu=')) await page.getByTestId('modal-menu').waitFor();
@@ -242,7 +246,11 @@ async function memberToken(url) {
 // Run as a script.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const given = process.env.MOAT_E2E_URL;
-  const env = await launch(given ? { server: { url: given.replace(/\/$/, ''), stop: async () => {} } } : {});
+  const env = await launch(
+    given
+      ? { server: { url: given.replace(/\/$/, ''), stop: async () => {} } }
+      : { serverEnv: { MOAT_CONTACT_EMAIL: 'help@moat.example' } },
+  );
   try {
     const results = await takeScreenshots(env);
     for (const r of results) {

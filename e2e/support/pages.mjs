@@ -167,15 +167,40 @@ export class HostPage {
     this.app = undefined;
   }
 
-  /** Opens the host with the app at `path` in its frame; waits for the framed app. */
-  async goto(path = '/') {
-    await this.page.goto(`/webview-host.html?path=${encodeURIComponent(path)}`);
-    const handle = await this.page.getByTestId('host-frame').elementHandle({ timeout: TIMEOUT_MS });
-    const frame = await handle.contentFrame();
-    assert.ok(frame, 'the host page has no app frame');
-    this.app = new AppPage(this.page, frame);
-    await this.app.ready();
+  /**
+   * Opens the host with the app at `path` in its frame; waits for the framed app.
+   * `mode`: `app` (the Moat app with its own header and tab bar, the default), `old-app`
+   * (an app that sets no `window.MoatApp`, `?chrome=web`) or `browser` (no bridge).
+   */
+  async goto(path = '/', { mode = 'app' } = {}) {
+    const extra = { app: '', 'old-app': '&chrome=web', browser: '&bridge=off' }[mode];
+    await this.page.goto(`/webview-host.html?path=${encodeURIComponent(path)}${extra}`);
+    this.app = await this.topApp();
     return this.app;
+  }
+
+  /** The app in the top screen's frame, once its page is shown and it handed the host its bridge. */
+  async topApp() {
+    const handle = await this.page.getByTestId('host-frame').elementHandle({ timeout: TIMEOUT_MS });
+    const frame = await eventually(async () => (await handle.contentFrame()) ?? false);
+    const app = new AppPage(this.page, frame);
+    await app.ready();
+    // The app has handed the host its bridge (its in-web-view code has loaded).
+    const button = this.page.getByTestId('bridge-HAPTIC_FEEDBACK');
+    await eventually(async () => assert.equal(await button.isEnabled(), true, 'the framed app attached'));
+    return app;
+  }
+
+  /** Clicks the host's button for a web → app action, once the top screen's app is attached. */
+  async action(type) {
+    const button = this.page.getByTestId(`bridge-${type}`);
+    await eventually(async () => assert.equal(await button.isEnabled(), true, `${type} button enabled`));
+    await button.click();
+  }
+
+  /** The stacked screens' paths, root first. */
+  screens() {
+    return this.page.evaluate(() => window.__MOAT_WEBVIEW_HOST__.screens());
   }
 
   /** Every web → app message the host received: `{type, payload, raw}`. */

@@ -219,8 +219,9 @@ describe('accounts', () => {
       const authorization = request.headers().authorization;
       if (authorization) sent.push(authorization);
     });
+    const meta = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/meta');
     await page.goto('/settings');
-    await page.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+    await meta;
     // Once the server's Date is known, the app treats the visitor as logged out.
     await page.getByTestId('header-login').waitFor();
     assert.equal(await page.getByTestId('header-member').count(), 0);

@@ -41,7 +41,7 @@ describe('observability', () => {
     const nickname = `obs${Date.now().toString(36)}`;
     const member = await signup(nickname);
 
-    const { context, page } = await env.newPage({ viewport: { width: 1280, height: 800 } });
+    const { context, page, errors } = await env.newPage({ viewport: { width: 1280, height: 800 } });
     const origin = new URL(env.server.url).origin;
     const foreign = [];
     /** The client's OTLP trace exports (its spans leave in batches, every few seconds). */
@@ -131,6 +131,11 @@ describe('observability', () => {
       () => graphql.some((g) => g.carried.includes('e2e kept error') && g.status === 200 && !g.body?.errors),
       { timeout: PUSH_WAIT_MS, interval: 100 },
     );
+    // Recording broke no Content-Security-Policy (rrweb diffs style changes through the
+    // CSSOM, scripts/patch-highlight.mjs): home and settings, with the recorder on since
+    // their first seconds, logged no violation.
+    const csp = errors.filter((e) => /Content Security Policy|CSP violation/.test(e.text));
+    assert.deepEqual(csp.map((e) => e.text), [], 'the recorded pages logged CSP violations');
     // Feedback through its modal route.
     await page.goto('/settings?feedback=routeModalTrue');
     await page.getByTestId('feedback-verbatim').fill('차트가 느려요 e2e');

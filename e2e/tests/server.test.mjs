@@ -192,7 +192,7 @@ describe('server', () => {
         await app.ready();
         // Let the rest of the page arrive: lazy chunks, the language file, API data, the modal.
         await page.waitForFunction(() => document.readyState === 'complete');
-        if (path.includes('settings')) await frame.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+        if (path.includes('settings')) await frame.getByRole('button', { name: locale === 'ko' ? '이용약관' : 'Terms of service' }).waitFor();
         if (path.includes('language=')) await app.languageDialog.waitFor();
         assert.equal(await app.htmlLang(), locale, `${path} in ${locale}`);
         assertNoErrors(errors);

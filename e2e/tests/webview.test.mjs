@@ -1,7 +1,10 @@
 /**
  * The mobile bridge (spec §2, §7; docs/mobile-bridge.md) through the web-view host page,
- * which frames the app with a recording `window.ReactNativeWebView`:
+ * which plays the app: it frames the web app with a recording `window.ReactNativeWebView`
+ * and `window.MoatApp = { chrome: 'native' }`, draws the app's header and tab bar, stacks a
+ * screen per NAVIGATE, and holds the debug buttons that run each action in the framed app:
  *  - web-view detection (the bridge object exists, the user agent does not matter);
+ *  - the app's chrome: one header (the app's), links to other pages as NAVIGATE, GO_BACK;
  *  - web → app actions: `{type, payload}` JSON in the app, browser fallbacks in a tab;
  *  - app → web messages: IS_FOCUSED_FROM_APP focus, LOCAL_STORAGE_SET; anything else and
  *    anything from another origin ignored, silently.
@@ -33,12 +36,22 @@ function countMetaFetches() {
   };
 }
 
-async function openHost(path = '/settings', { clock = false } = {}) {
+async function openHost(path = '/settings', { clock = false, mode = 'app' } = {}) {
   const { page, context, errors } = await env.newPage({ viewport: { width: 1280, height: 900 } });
   if (clock) await page.clock.install();
   await context.addInitScript(countMetaFetches);
   const host = new HostPage(page);
-  const app = await host.goto(path);
+  const app = await host.goto(path, { mode });
+  return { page, context, errors, host, app };
+}
+
+/** The host in browser mode: the frame has no bridge, so the app runs the browser fallbacks. */
+async function openBrowser(path = '/settings', { initScript } = {}) {
+  const { page, context, errors } = await env.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.clock.install();
+  if (initScript) await context.addInitScript(initScript);
+  const host = new HostPage(page);
+  const app = await host.goto(path, { mode: 'browser' });
   return { page, context, errors, host, app };
 }
 
@@ -50,6 +63,12 @@ async function openTab(path = '/settings', { initScript } = {}) {
   await app.goto(path);
   return { page, context, errors, app };
 }
+
+/** How many header elements a document draws, and whether its main navigation is there. */
+const chromeOf = async (frame) => ({
+  headers: await frame.locator('header').count(),
+  mainNav: await frame.getByRole('navigation', { name: /주요 메뉴|Main menu/ }).count(),
+});
 
 const focusedFlag = (app) => app.shell.getAttribute('data-app-focused');
 
@@ -64,33 +83,98 @@ async function flush(host, app) {
 }
 
 describe('mobile web-view detection', () => {
-  test('inside the host (bridge object present) the app says it runs in the app', async () => {
-    const { app, errors } = await openHost('/settings');
-    assert.equal(await app.frame.getByTestId('bridge-status').getAttribute('data-in-webview'), 'true');
+  test('inside the host (bridge object and the app flag) the page leaves the header and tab bar to the app', async () => {
+    const { page, app, errors } = await openHost('/settings');
+    assert.deepEqual(await chromeOf(app.frame), { headers: 0, mainNav: 0 });
+    assert.equal(await page.getByTestId('host-app-header').count(), 1, 'the app draws its header');
     assertNoErrors(errors);
   });
 
-  test('in a plain tab it does not, whatever the user agent', async () => {
+  test('an older app without the flag gets the page’s own header; a plain tab too, whatever the user agent', async () => {
+    const old = await openHost('/settings', { mode: 'old-app' });
+    assert.deepEqual(await chromeOf(old.app.frame), { headers: 1, mainNav: 1 });
+    assert.equal(await old.page.getByTestId('host-app-header').count(), 0);
+
     const { page, errors } = await env.newPage({
       userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MoatApp/1.0',
     });
     const app = new AppPage(page);
     await app.goto('/settings');
-    const status = app.frame.getByTestId('bridge-status');
-    assert.equal(await status.getAttribute('data-in-webview'), 'false');
-    const inBrowserText = await status.innerText();
+    assert.deepEqual(await chromeOf(app.frame), { headers: 1, mainNav: 1 });
 
-    // The same tab with a bridge injected before the page's scripts, as react-native-webview does.
+    // The flag alone, without the bridge object, is not the app.
+    const flagOnly = await openTab('/settings', {
+      initScript: () => {
+        window.MoatApp = { chrome: 'native' };
+      },
+    });
+    assert.deepEqual(await chromeOf(flagOnly.app.frame), { headers: 1, mainNav: 1 });
+
+    // The same tab with the bridge and the flag injected before the page's scripts, as react-native-webview does.
     const bridged = await openTab('/settings', {
       initScript: () => {
         window.ReactNativeWebView = { postMessage() {} };
+        window.MoatApp = { chrome: 'native' };
       },
     });
-    const bridgedStatus = bridged.app.frame.getByTestId('bridge-status');
-    assert.equal(await bridgedStatus.getAttribute('data-in-webview'), 'true');
-    assert.notEqual(await bridgedStatus.innerText(), inBrowserText, 'the status text tells the two apart');
+    assert.deepEqual(await chromeOf(bridged.app.frame), { headers: 0, mainNav: 0 });
+    assertNoErrors(old.errors);
     assertNoErrors(errors);
+    assertNoErrors(flagOnly.errors);
     assertNoErrors(bridged.errors);
+  });
+});
+
+describe('screens inside the app', () => {
+  test('exactly one header (the app’s); a link to another page is a NAVIGATE, which the app stacks as a new screen', async () => {
+    const { page, errors, host, app } = await openHost('/settings');
+    assert.equal(await page.locator('header').count() + (await app.frame.locator('header').count()), 1, 'one header in all');
+    await host.clear();
+
+    await app.frame.getByRole('region', { name: '계정' }).getByRole('link', { name: '로그인' }).click();
+    const [navigate] = await host.waitForMessages(1);
+    assert.deepEqual({ type: navigate.type, payload: navigate.payload }, { type: 'NAVIGATE', payload: { path: '/login?next=%2Fsettings' } });
+    await eventually(async () => assert.deepEqual(await host.screens(), ['/settings', '/login?next=%2Fsettings']));
+    const login = await host.topApp();
+    assert.equal(login.url().pathname, '/login');
+    assert.equal(app.url().pathname, '/settings', 'the first screen did not route in its page');
+    assert.deepEqual(await chromeOf(login.frame), { headers: 0, mainNav: 0 });
+    assert.equal(await page.getByTestId('host-screen-count').textContent(), '2');
+
+    // The app's back button closes the screen; the one below is as it was.
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await eventually(async () => assert.deepEqual(await host.screens(), ['/settings']));
+    assert.ok(await (await host.topApp()).heading.isVisible());
+    // A route modal stays in the page: no NAVIGATE.
+    await app.frame.getByRole('button', { name: '이용약관' }).click();
+    await app.frame.getByRole('dialog', { name: '이용약관' }).waitFor();
+    assert.deepEqual((await host.messages()).map((m) => m.type).filter((t) => t === 'NAVIGATE'), ['NAVIGATE']);
+    assertNoErrors(errors);
+  });
+
+  test('back at the root: closing a screen the app opened on a modal sends GO_BACK', async () => {
+    const { errors, host, app } = await openHost('/settings?terms=routeModalTrue');
+    const dialog = app.frame.getByRole('dialog', { name: '이용약관' });
+    await dialog.waitFor();
+    await host.clear();
+    await dialog.getByRole('button', { name: '닫기' }).click();
+    const [back] = await host.waitForMessages(1);
+    assert.deepEqual({ type: back.type, payload: back.payload }, { type: 'GO_BACK', payload: null });
+    assert.equal(app.url().search, '?terms=routeModalTrue', 'the page leaves closing the screen to the app');
+    assertNoErrors(errors);
+  });
+
+  test('GO_BACK from a stacked screen at its first entry closes that screen', async () => {
+    const { errors, host, app } = await openHost('/settings');
+    await host.clear();
+    await host.action('NAVIGATE');
+    await eventually(async () => assert.deepEqual(await host.screens(), ['/settings', '/']));
+    await host.topApp();
+    await host.action('GO_BACK');
+    await eventually(async () => assert.deepEqual(await host.screens(), ['/settings']));
+    assert.deepEqual((await host.messages()).map((m) => m.type), ['NAVIGATE', 'GO_BACK']);
+    assert.equal(app.url().pathname, '/settings');
+    assertNoErrors(errors);
   });
 });
 
@@ -137,7 +221,7 @@ describe('web → app actions inside the web view', () => {
 
     for (const [type, check] of Object.entries(EXPECTED)) {
       await host.clear();
-      await app.frame.getByTestId(`bridge-${type}`).click();
+      await host.action(type);
       const [message] = await host.waitForMessages(1);
       assert.equal(message.type, type);
       assert.deepEqual(Object.keys(JSON.parse(message.raw)), ['type', 'payload'], `${type}: exactly type and payload`);
@@ -148,10 +232,16 @@ describe('web → app actions inside the web view', () => {
         const [, second] = await host.waitForMessages(2);
         assert.deepEqual({ type: second.type, payload: second.payload }, FOLLOW_UP[type], `${type} ends`);
       }
+      // The app stacks a screen for NAVIGATE; GO_BACK from that screen's first entry closes it.
+      if (type === 'NAVIGATE') {
+        await eventually(async () => assert.deepEqual(await host.screens(), ['/settings', '/']));
+        await host.topApp();
+      }
+      if (type === 'GO_BACK') await eventually(async () => assert.deepEqual(await host.screens(), ['/settings']));
       // Inside the app only the message is sent: no in-page spinner, dimmer or navigation.
       assert.equal(await app.frame.getByTestId('bridge-loading').count(), 0, `${type}: no web spinner`);
       assert.equal(await app.frame.getByTestId('bridge-dimmer').count(), 0, `${type}: no web dimmer`);
-      assert.equal(app.url().pathname, '/settings', `${type}: the web view did not navigate`);
+      assert.equal(app.url().pathname, '/settings', `${type}: the web view did not navigate in its page`);
     }
     assert.equal(popups.length, 0, 'no tab was opened');
     assert.equal(downloads.length, 0, 'nothing was downloaded');
@@ -162,7 +252,9 @@ describe('web → app actions inside the web view', () => {
   test('a route modal dims the app chrome while open', async () => {
     const { errors, host, app } = await openHost('/settings');
     await host.clear();
-    await app.openLanguage();
+    // The header's language button is the app's business here; settings has its own.
+    await app.frame.getByTestId('settings-language').click();
+    await app.languageDialog.waitFor();
     const [on] = await host.waitForMessages(1);
     assert.equal(on.type, 'DIMMER_ON');
     EXPECTED.DIMMER_ON(on.payload);
@@ -175,10 +267,10 @@ describe('web → app actions inside the web view', () => {
   });
 });
 
-describe('web → app actions in a browser tab (fallbacks)', () => {
+describe('web → app actions in a browser (fallbacks; the host in browser mode)', () => {
   test('LOADING shows an in-page spinner until the operation ends', async () => {
-    const { page, app, errors } = await openTab();
-    await app.frame.getByTestId('bridge-LOADING').click();
+    const { page, app, errors, host } = await openBrowser();
+    await host.action('LOADING');
     const spinner = app.frame.getByTestId('bridge-loading');
     await spinner.waitFor();
     assert.equal(await spinner.getAttribute('role'), 'progressbar');
@@ -188,35 +280,34 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
   });
 
   test('DIMMER_ON shows a half-dark overlay that does not block input; DIMMER_OFF removes it', async () => {
-    const { app, errors } = await openTab();
-    await app.frame.getByTestId('bridge-DIMMER_ON').click();
+    const { app, errors, host } = await openBrowser();
+    await host.action('DIMMER_ON');
     const dimmer = app.frame.getByTestId('bridge-dimmer');
     await dimmer.waitFor();
     assert.equal(await dimmer.evaluate((el) => getComputedStyle(el).opacity), '0.5');
     assert.equal(await dimmer.evaluate((el) => getComputedStyle(el).position), 'fixed');
-    // A real click through the overlay (Playwright refuses to click covered elements).
-    await app.frame.getByTestId('bridge-DIMMER_OFF').click();
+    await host.action('DIMMER_OFF');
     await dimmer.waitFor({ state: 'detached' });
     assertNoErrors(errors);
   });
 
   test('NAVIGATE navigates in the page', async () => {
-    const { app, errors } = await openTab();
-    await app.frame.getByTestId('bridge-NAVIGATE').click();
+    const { app, errors, host } = await openBrowser();
+    await host.action('NAVIGATE');
     await app.waitForPath('/');
     await app.frame.locator('#home-title').waitFor();
     assertNoErrors(errors);
   });
 
   test('GO_BACK goes back one step, or home when there is no earlier page of the app', async () => {
-    const { app, errors } = await openTab('/');
+    const { app, errors, host } = await openBrowser('/');
     await app.nav('settings');
-    await app.frame.getByTestId('bridge-GO_BACK').click();
+    await host.action('GO_BACK');
     await app.waitForPath('/');
 
-    const fresh = await openTab('/settings');
+    const fresh = await openBrowser('/settings');
     const length = await fresh.app.historyLength();
-    await fresh.app.frame.getByTestId('bridge-GO_BACK').click();
+    await fresh.host.action('GO_BACK');
     await fresh.app.waitForPath('/');
     assert.equal(await fresh.app.historyLength(), length, 'home replaces the page');
     await fresh.page.goBack();
@@ -226,9 +317,9 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
   });
 
   test('DEEP_LINK with an http(s) URL opens a new tab without an opener', async () => {
-    const { context, app, errors } = await openTab();
+    const { context, app, errors, host } = await openBrowser();
     const popupPromise = context.waitForEvent('page');
-    await app.frame.getByTestId('bridge-DEEP_LINK').click();
+    await host.action('DEEP_LINK');
     const popup = await popupPromise;
     await popup.waitForLoadState('domcontentloaded');
     assert.equal(new URL(popup.url()).origin, env.server.url);
@@ -238,7 +329,7 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
   });
 
   test('HAPTIC_FEEDBACK vibrates where the browser can', async () => {
-    const { app, errors } = await openTab('/settings', {
+    const { app, errors, host } = await openBrowser('/settings', {
       initScript: () => {
         window.__vibrations = [];
         Object.defineProperty(Navigator.prototype, 'vibrate', {
@@ -247,16 +338,16 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
         });
       },
     });
-    await app.frame.getByTestId('bridge-HAPTIC_FEEDBACK').click();
+    await host.action('HAPTIC_FEEDBACK');
     await eventually(async () => assert.deepEqual(await app.frame.evaluate(() => window.__vibrations), [20]));
     assertNoErrors(errors);
   });
 
   test('SHARE_IMAGE downloads the PNG when the browser cannot share files', async () => {
-    const { page, app, errors } = await openTab();
+    const { page, app, errors, host } = await openBrowser();
     assert.equal(await page.evaluate(() => typeof navigator.canShare === 'function' && navigator.canShare({ files: [new File(['x'], 'x.png', { type: 'image/png' })] })), false);
     const downloadPromise = page.waitForEvent('download');
-    await app.frame.getByTestId('bridge-SHARE_IMAGE').click();
+    await host.action('SHARE_IMAGE');
     const download = await downloadPromise;
     assert.match(download.suggestedFilename(), /\.png$/);
     const stream = await download.createReadStream();
@@ -268,7 +359,7 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
   });
 
   test('SHARE_IMAGE uses the Web Share API with the image as a file where available', async () => {
-    const { app, errors } = await openTab('/settings', {
+    const { app, errors, host } = await openBrowser('/settings', {
       initScript: () => {
         window.__shared = [];
         Object.defineProperty(Navigator.prototype, 'canShare', { configurable: true, value: (data) => Boolean(data?.files?.length) });
@@ -280,7 +371,7 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
         });
       },
     });
-    await app.frame.getByTestId('bridge-SHARE_IMAGE').click();
+    await host.action('SHARE_IMAGE');
     const [shared] = await eventually(async () => {
       const list = await app.frame.evaluate(() => window.__shared);
       assert.equal(list.length, 1);
@@ -293,9 +384,9 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
   });
 
   test('LOCAL_STORAGE_SET writes the value into localStorage', async () => {
-    const { app, errors } = await openTab();
+    const { app, errors, host } = await openBrowser();
     assert.equal(await app.storage('MOAT_LOCALE'), null);
-    await app.frame.getByTestId('bridge-LOCAL_STORAGE_SET').click();
+    await host.action('LOCAL_STORAGE_SET');
     await eventually(async () => assert.equal(await app.storage('MOAT_LOCALE'), 'ko'));
     assertNoErrors(errors);
   });
@@ -304,7 +395,7 @@ describe('web → app actions in a browser tab (fallbacks)', () => {
 describe('app → web messages', () => {
   test('IS_FOCUSED_FROM_APP flips the focus state; the first change does not run the focus callbacks', async () => {
     const { page, errors, host, app } = await openHost('/settings', { clock: true });
-    await app.frame.getByTestId('app-version').filter({ hasText: /\d/ }).waitFor();
+    await eventually(async () => assert.equal(await app.frame.evaluate(() => window.__metaFetches), 1));
     assert.equal(await focusedFlag(app), 'true', 'starts focused');
     assert.equal(await app.frame.evaluate(() => window.__metaFetches), 1);
     // Make the server data stale, so a focus callback would refetch it.

@@ -65,6 +65,9 @@ pub struct Config {
     /// read from `X-Forwarded-For` (crate::http::client_addr); from anyone else the
     /// header is ignored. Every per-address limit uses that address.
     pub trusted_proxies: Vec<String>,
+    /// The operator's contact address, shown to everyone on the settings page (`GET
+    /// /api/meta`). Empty: no contact is shown.
+    pub contact_email: String,
     // The areas' sections, one line each (and one in `Config::sections`).
     /// Accounts and sign-in (`[accounts]`, `[[accounts.oidc]]`).
     #[serde(default)]
@@ -110,6 +113,7 @@ impl Default for Config {
             max_connections: 10_000,
             delayed_scripts: Vec::new(),
             trusted_proxies: Vec::new(),
+            contact_email: String::new(),
             accounts: AccountsConfig::default(),
             market: MarketConfig::default(),
             portfolio: PortfolioConfig::default(),
@@ -139,6 +143,7 @@ const ENV_KEYS: &[&str] = &[
     "max_connections",
     "delayed_scripts",
     "trusted_proxies",
+    "contact_email",
 ];
 
 /// Values given on the command line; `None` leaves the lower layers in charge.
@@ -394,6 +399,17 @@ impl Config {
                 )));
             }
         }
+        let contact = self.contact_email.trim();
+        if !contact.is_empty()
+            && (contact.len() > 254
+                || !contact.contains('@')
+                || contact.contains(char::is_whitespace))
+        {
+            return Err(ConfigError::key(
+                "contact_email",
+                "must be an e-mail address (name@example.com)",
+            ));
+        }
         self.sections().iter().try_for_each(|s| s.check())
     }
 
@@ -501,6 +517,9 @@ delayed_scripts = []
 # per-address limits (log-in, sign-up, mail, the telemetry ingest) use that address.
 trusted_proxies = []
 
+# The operator's contact e-mail address, shown on the settings page. Empty: none.
+contact_email = ""
+
 {sections}"#,
             host = d.host,
             port = d.port,
@@ -559,6 +578,7 @@ impl fmt::Debug for Config {
             .field("log_format", &self.log_format)
             .field("body_limit_bytes", &self.body_limit_bytes)
             .field("webview_host", &self.webview_host)
+            .field("contact_email", &self.contact_email)
             .field("accounts", &self.accounts)
             .field("market", &self.market)
             .field("portfolio", &self.portfolio)
@@ -606,6 +626,19 @@ mod tests {
             assert_eq!(c.log_level, "debug", "file beats default");
             assert_eq!(c.data_dir, PathBuf::from("/flag"), "flag beats file");
             assert_eq!(c.host.to_string(), "127.0.0.1", "default kept");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_contact_must_be_an_address() {
+        Jail::expect_with(|jail| {
+            jail.set_env("MOAT_CONTACT_EMAIL", "call us");
+            let err = Config::load(None, &Overrides::default()).expect_err("refused");
+            assert!(err.to_string().contains("contact_email"), "{err}");
+            jail.set_env("MOAT_CONTACT_EMAIL", "help@moat.example");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.contact_email, "help@moat.example");
             Ok(())
         });
     }

@@ -59,6 +59,18 @@ async fn meta_tells_version_clock_and_defaults() {
         .num_seconds()
         .abs();
     assert!(skew < 5, "server_time is now");
+    assert_eq!(
+        body["contact_email"],
+        serde_json::Value::Null,
+        "no contact unless configured"
+    );
+
+    let app = TestApp::spawn_with(TestDatabase::sqlite(), |c| {
+        c.contact_email = " help@moat.example ".into();
+    })
+    .await;
+    let body: serde_json::Value = app.get("/api/meta").await.json().await.unwrap();
+    assert_eq!(body["contact_email"], "help@moat.example");
 }
 
 #[tokio::test]

@@ -1511,3 +1511,148 @@ async fn retention_purges_data_older_than_the_cutoff() {
     assert_eq!(purged as i64, before.sessions + before.data_rows());
     assert_eq!(storage.obs_counts().await.unwrap(), ObsCounts::default());
 }
+
+/// Issue 17 §5: feedback works without the recorder. `POST /api/feedback` stores a
+/// visitor's and a member's feedback in the same store the operator reads (a member's
+/// bound to them by the token), refuses bad input with field codes and stores nothing
+/// then, refuses a bad token, and limits each address to its hourly allowance.
+#[tokio::test]
+async fn feedback_without_the_recorder_reaches_the_operator() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let app = spawn_with(db, |_| {}).await;
+        let (op, member) = operator_and_member(&app).await;
+        let member_id = member_id_of(&app, &member).await;
+
+        let visitor = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            None,
+            Some(json!({"verbatim": "  차트가 느려요  ", "user_email": "ant@example.com"})),
+        )
+        .await;
+        assert_eq!(
+            visitor.status(),
+            204,
+            "{backend:?}: {}",
+            visitor.text().await.unwrap()
+        );
+        let theirs = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            Some(&member),
+            Some(json!({"verbatim": "배당 달력이 좋아요", "user_name": "민수"})),
+        )
+        .await;
+        assert_eq!(theirs.status(), 204, "{backend:?}");
+
+        let listed = get_json(&app, "/api/operator/observe/feedback", &op).await;
+        let feedback = listed["feedback"].as_array().unwrap();
+        assert_eq!(feedback.len(), 2, "{backend:?}: {listed}");
+        let (newest, oldest) = (&feedback[0], &feedback[1]);
+        assert_eq!(newest["verbatim"], "배당 달력이 좋아요");
+        assert_eq!(
+            newest["member"],
+            json!(member_id),
+            "{backend:?}: bound to the member by the token"
+        );
+        assert_eq!(newest["user_name"], "민수");
+        assert_eq!(oldest["verbatim"], "차트가 느려요", "trimmed");
+        assert_eq!(oldest["member"], Value::Null, "a visitor's is nobody's");
+        assert_eq!(oldest["user_email"], "ant@example.com");
+        // The member's feedback is found by member, as a session with feedback.
+        let sessions = get_json(
+            &app,
+            &format!("/api/operator/observe/sessions?member={member_id}&has_feedback=true"),
+            &op,
+        )
+        .await;
+        assert_eq!(
+            sessions["sessions"].as_array().unwrap().len(),
+            1,
+            "{backend:?}: {sessions}"
+        );
+
+        // Bad input: a clear 422 with the field's code; nothing stored.
+        for (body, field, code) in [
+            (json!({"verbatim": "   "}), "verbatim", "required"),
+            (
+                json!({"verbatim": "가".repeat(4001)}),
+                "verbatim",
+                "too_long",
+            ),
+            (
+                json!({"verbatim": "ok", "user_email": "not an address"}),
+                "user_email",
+                "email_invalid",
+            ),
+            (
+                json!({"verbatim": "ok", "user_name": "x".repeat(201)}),
+                "user_name",
+                "too_long",
+            ),
+        ] {
+            let r = send(&app, Method::POST, "/api/feedback", None, Some(body)).await;
+            let e = assert_error(r, 422, "invalid_input").await;
+            assert_eq!(helpers::field_code(&e, field), code, "{backend:?}: {e}");
+        }
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            None,
+            Some(json!({"verbatim": "ok", "extra": 1})),
+        )
+        .await;
+        assert_eq!(r.status(), 422, "{backend:?}: unknown fields are refused");
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            None,
+            Some(json!(["ok"])),
+        )
+        .await;
+        assert_eq!(r.status(), 422);
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            Some("not-a-token"),
+            Some(json!({"verbatim": "ok"})),
+        )
+        .await;
+        assert_error(r, 401, "token_invalid").await;
+        assert_eq!(
+            counts(&app).await.feedback,
+            2,
+            "{backend:?}: refused requests stored nothing"
+        );
+
+        // The address's allowance: 10 an hour (two used above), then 429 with Retry-After.
+        for _ in 2..10 {
+            let r = send(
+                &app,
+                Method::POST,
+                "/api/feedback",
+                None,
+                Some(json!({"verbatim": "again"})),
+            )
+            .await;
+            assert_eq!(r.status(), 204, "{backend:?}");
+        }
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            None,
+            Some(json!({"verbatim": "one too many"})),
+        )
+        .await;
+        assert!(r.headers().contains_key("retry-after"), "{backend:?}");
+        assert_error(r, 429, "rate_limited").await;
+        assert_eq!(counts(&app).await.feedback, 10, "{backend:?}");
+    }
+}

@@ -71,7 +71,7 @@ describe('Shell', () => {
     expect(document.title).toBe('설정 — Moat');
     const og = (p: string) => document.head.querySelector(`meta[property="${p}"]`)?.getAttribute('content');
     expect(og('og:title')).toBe('설정 — Moat');
-    expect(og('og:description')).toBe('언어와 앱 연동 등 Moat 설정.');
+    expect(og('og:description')).toBe('언어, 계정, 약관과 문의 등 Moat 설정.');
     // No public address configured (the server wrote no og:url): no absolute URL from
     // the page's own host, and a relative canonical link.
     const canonical = () => document.head.querySelector('link[rel="canonical"]')?.getAttribute('href');

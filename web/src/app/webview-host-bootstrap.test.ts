@@ -16,6 +16,21 @@ describe('installWebViewHostBridge', () => {
     expect(bridgeFor).toHaveBeenCalledWith(win);
   });
 
+  it('sets the app flags the host gives (window.MoatApp), as the app injects them', () => {
+    const win = framedWindow({
+      __MOAT_WEBVIEW_HOST__: { bridgeFor: () => ({ postMessage: vi.fn() }), appInfoFor: () => ({ chrome: 'native' }) },
+    });
+    expect(installWebViewHostBridge(win)).toBe(true);
+    expect(win.MoatApp).toEqual({ chrome: 'native' });
+  });
+
+  it('installs nothing when the host plays a browser (no bridge)', () => {
+    const win = framedWindow({ __MOAT_WEBVIEW_HOST__: { bridgeFor: () => null, appInfoFor: () => ({ chrome: 'native' }) } });
+    expect(installWebViewHostBridge(win)).toBe(false);
+    expect(win.ReactNativeWebView).toBeUndefined();
+    expect(win.MoatApp).toBeUndefined();
+  });
+
   it('does nothing in a top-level window', () => {
     const win = {} as Window & { parent?: Window };
     win.parent = win;

@@ -1,15 +1,32 @@
 /**
  * Development/test only: when the app is framed by the web-view host page
  * (`/webview-host.html`), borrow the host's recording bridge as
- * `window.ReactNativeWebView`, exactly as react-native-webview injects its bridge. This
- * module must be evaluated before anything reads `isMobileWebView()`, so `main.tsx`
- * imports it first. Outside such a frame it does nothing.
+ * `window.ReactNativeWebView`, and the host's `window.MoatApp` flags, exactly as
+ * react-native-webview injects them before content loads. This module must be evaluated
+ * before anything reads `isMobileWebView()`, so `main.tsx` imports it first. Outside such a
+ * frame it does nothing.
+ *
+ * The host page also drives the app's bridge from its own debug buttons: once the app has
+ * rendered, `HostAttach` (`./HostAttach.tsx`, loaded only in a frame) hands the host the
+ * app's `send`, so a button of the host runs an action inside the framed app (posted to
+ * the host in app mode, the browser fallback in browser mode).
  */
-import type { ReactNativeWebViewBridge } from '@/shared/lib/webview';
+import type { BridgeSend } from '@/shared/bridge/send';
+import type { MoatAppInfo, ReactNativeWebViewBridge } from '@/shared/lib/webview';
+
+/** What the framed app gives the host page. */
+export interface HostedApp {
+  send: BridgeSend;
+}
 
 /** What the host page puts on its window (see src/webview-host/main.tsx). */
 export interface WebViewHostHandle {
-  bridgeFor(win: Window): ReactNativeWebViewBridge;
+  /** The recording bridge for this frame; `null` in browser mode (no bridge, the fallbacks run). */
+  bridgeFor(win: Window): ReactNativeWebViewBridge | null;
+  /** The app's flags for this frame (`window.MoatApp`); `null` for an app that sets none. */
+  appInfoFor?(win: Window): MoatAppInfo | null;
+  /** The framed app, once rendered; returns the detach function. */
+  attach?(win: Window, app: HostedApp): () => void;
 }
 
 declare global {
@@ -18,18 +35,29 @@ declare global {
   }
 }
 
-/** Installs the host's bridge when framed by the host page; returns whether it did. */
-export function installWebViewHostBridge(win: Window = window): boolean {
-  if (win.ReactNativeWebView || win.parent === win) return false;
+/** The host page framing this window, if any. */
+export function hostOf(win: Window): WebViewHostHandle | null {
+  if (win.parent === win) return null;
   try {
     // Reading a cross-origin parent's property throws; that is "not our host".
     const host = win.parent.__MOAT_WEBVIEW_HOST__;
-    if (!host || typeof host.bridgeFor !== 'function') return false;
-    win.ReactNativeWebView = host.bridgeFor(win);
-    return true;
+    return host && typeof host.bridgeFor === 'function' ? host : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Installs the host's bridge when framed by the host page; returns whether it did. */
+export function installWebViewHostBridge(win: Window = window): boolean {
+  if (win.ReactNativeWebView) return false;
+  const host = hostOf(win);
+  if (!host) return false;
+  const bridge = host.bridgeFor(win);
+  if (bridge) {
+    win.ReactNativeWebView = bridge;
+    win.MoatApp = host.appInfoFor?.(win) ?? undefined;
+  }
+  return !!bridge;
 }
 
 installWebViewHostBridge();

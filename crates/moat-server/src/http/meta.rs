@@ -17,6 +17,8 @@ pub struct Meta {
     default_locale: &'static str,
     /// Whether `/webview-host.html` is served.
     webview_host_enabled: bool,
+    /// The operator's contact e-mail address (`contact_email`), when configured.
+    contact_email: Option<String>,
 }
 
 /// Server version, clock and defaults.
@@ -27,5 +29,8 @@ pub async fn get_meta(State(state): State<AppState>) -> ApiJson<Meta> {
         server_time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         default_locale: "ko",
         webview_host_enabled: state.config.webview_host,
+        contact_email: Some(state.config.contact_email.trim())
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned),
     })
 }

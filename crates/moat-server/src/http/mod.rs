@@ -165,7 +165,8 @@ const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
 ];
 
 /// Every route, from the code: the documented API (method, path, the handler's area
-/// and name, and its access: a route with the `bearer` security is for members, and an
+/// and name, and its access: a route with the `bearer` security is for members (unless
+/// an empty requirement makes the token optional: visitors too), and an
 /// `x-access: operator` extension marks operators' routes), then the routes outside
 /// the document. Sorted by path, then method.
 pub fn route_table() -> Vec<RouteRow> {
@@ -180,7 +181,13 @@ pub fn route_table() -> Vec<RouteRow> {
             let area = op["tags"][0].as_str().unwrap_or("http");
             let access = if op["x-access"] == "operator" {
                 Access::Operator
-            } else if op["security"].as_array().is_some_and(|s| !s.is_empty()) {
+            } else if op["security"].as_array().is_some_and(|s| {
+                // `{}` among the requirements: the token is optional (a visitor may call).
+                !s.is_empty()
+                    && !s
+                        .iter()
+                        .any(|r| r.as_object().is_some_and(|o| o.is_empty()))
+            }) {
                 Access::Member
             } else {
                 Access::Visitor

@@ -132,8 +132,8 @@ const SHELL: &[PageRoute] = &[
             en: "Settings — Moat",
         },
         description: Text {
-            ko: "언어와 앱 연동 등 Moat 설정.",
-            en: "Language, app integration and other Moat settings.",
+            ko: "언어, 계정, 약관과 문의 등 Moat 설정.",
+            en: "Language, account, terms, contact and other Moat settings.",
         },
         noindex: false,
         lookup: None,

@@ -101,6 +101,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(errors::list_error_groups))
         .routes(routes!(errors::get_error_group))
         .routes(routes!(feedback::list_feedback))
+        .routes(routes!(feedback::send_feedback))
         .routes(routes!(handlers::vitals::vitals_report))
         .routes(routes!(traces::get_trace))
         .routes(routes!(identity::bind_session))
@@ -120,6 +121,8 @@ pub struct Observe {
     pub config: ObservabilityConfig,
     permits: Arc<Semaphore>,
     pub ip_budgets: limits::IpBudgets,
+    /// Direct feedback (`POST /api/feedback`) each client address may send per hour.
+    pub feedback_budgets: limits::IpBudgets,
     /// Decompressed bytes held by all ingest requests at once.
     pub inflate: limits::DecompressionBudget,
     /// Salt of the stored client-address hashes (the install id).
@@ -141,6 +144,10 @@ impl Observe {
             config: config.clone(),
             permits: Arc::new(Semaphore::new(config.ingest_concurrency)),
             ip_budgets: limits::IpBudgets::new(config.ip_budget_bytes_per_hour, limits::IP_WINDOW),
+            feedback_budgets: limits::IpBudgets::new(
+                service::FEEDBACK_PER_IP_PER_HOUR,
+                service::FEEDBACK_WINDOW,
+            ),
             inflate: limits::DecompressionBudget::new(config.max_decompressed_in_flight_bytes),
             ip_salt,
             spans: tx,

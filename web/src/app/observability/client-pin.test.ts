@@ -117,6 +117,12 @@ describe(`highlight.run pinned at ${PINNED}`, () => {
     for (const patch of HIGHLIGHT_PATCHES) expect(sha256(readFileSync(`${dist}/${patch.file}`, 'utf8')), patch.file).toBe(patch.patched);
   });
 
+  it('diffs style changes without setting a style attribute, which the CSP blocks: patched at install', () => {
+    const recorder = bundle('record-');
+    expect(recorder).toContain('e.oldValue && (a.style.cssText = e.oldValue);');
+    expect(recorder).not.toMatch(/setAttribute\("style"/);
+  });
+
   it('keeps 2000 attribute sets per metric', () => {
     const m = /selectCardinalityLimit = function\(t\) \{\s*return this\._cardinalitySelector \? this\._cardinalitySelector\(t\) : ([\d.e]+);/.exec(
       bundle('observe-'),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch } from '@/test/fetch';
 import type { Recorder } from './recorder';
 
 const loadRecorder = vi.fn<() => Promise<Recorder | undefined>>();
@@ -296,11 +297,16 @@ describe('recording facade', () => {
     expect(recorder.feedback).toHaveBeenCalledWith({ verbatim: 'hi' });
   });
 
-  it('with recording off, loads nothing and refuses feedback', async () => {
+  it('with recording off, loads nothing and sends feedback straight to the server', async () => {
     const idle = browser();
+    const fetch = mockFetch(() => new Response(null, { status: 204 }));
     const recording = await fresh();
     recording.startRecording(false);
-    expect(await recording.sendFeedback({ verbatim: 'hi' })).toBe(false);
+    expect(await recording.sendFeedback({ verbatim: 'hi', userName: '', userEmail: 'ant@example.com' })).toBe(true);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(String(url)).toBe('/api/feedback');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({ verbatim: 'hi', user_email: 'ant@example.com' });
     vi.advanceTimersByTime(recording.RECORDER_START_MAX_DELAY_MS * 2);
     expect(FakeObserver.all).toHaveLength(0);
     expect(idle).not.toHaveBeenCalled();
@@ -308,14 +314,23 @@ describe('recording facade', () => {
     recording.setRecorderIdentity(null); // no recorder: nothing to do, nothing thrown
   });
 
-  it('a browser that is not recorded (or a failed load) refuses feedback', async () => {
+  it('a browser that is not recorded (or a failed load) sends feedback to the server; false when the server refuses', async () => {
     browser();
     idleNow();
+    let status = 204;
+    const fetch = mockFetch(() =>
+      status === 204
+        ? new Response(null, { status })
+        : jsonResponse({ code: 'rate_limited', message: 'slow down', request_id: 'r' }, { status }),
+    );
     const recording = await fresh();
     loadRecorder.mockRejectedValue(new Error('Failed to fetch dynamically imported module'));
     recording.startRecording();
     paintSettles(recording);
-    expect(await recording.sendFeedback({ verbatim: 'hi' })).toBe(false);
+    expect(await recording.sendFeedback({ verbatim: 'hi' })).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    status = 429;
+    expect(await recording.sendFeedback({ verbatim: 'again' })).toBe(false);
   });
 
   it('hands errors thrown before the recorder loaded to it once it is there', async () => {

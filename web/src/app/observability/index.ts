@@ -143,7 +143,13 @@ export function reportError(error: unknown, details?: ErrorDetails): void {
   void recorder.then((r) => r?.report(error, details));
 }
 
-/** Attaches feedback to the recorded session; resolves `false` when nothing is recorded. */
+/**
+ * Attaches feedback to the recorded session; when nothing is recorded (recording off, a
+ * browser the recorder skips, a failed load), sends it straight to the server's own
+ * store (`POST /api/feedback`). Resolves whether it went.
+ */
 export function sendFeedback(feedback: Feedback): Promise<boolean> {
-  return recorder.then((r) => !!r?.feedback(feedback));
+  return recorder.then((r) =>
+    r?.feedback(feedback) ? true : import('./direct-feedback').then((m) => m.postFeedback(feedback)),
+  );
 }

@@ -115,7 +115,7 @@ describe('feedback form', () => {
     expect(recorder.feedback).not.toHaveBeenCalled();
   });
 
-  it('says so when nothing is recorded, and keeps the form', async () => {
+  it('says so when neither the recorder nor the server takes it, and keeps the form', async () => {
     recorder.feedback.mockReturnValue(false);
     const { dialog } = await openForm();
     fireEvent.change(within(dialog).getByLabelText('의견'), { target: { value: '좋아요' } });

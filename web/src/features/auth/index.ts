@@ -3,7 +3,7 @@
  * and the header's member item.
  */
 import type { Area } from '@/shared/area/types';
-import { lazyPage } from '@/shared/area/lazy';
+import { lazyComponent, lazyPage } from '@/shared/area/lazy';
 import { ConsentGateSlot } from './components/ConsentGateSlot';
 import { HeaderAccount } from './components/HeaderAccount';
 
@@ -25,6 +25,10 @@ export const authArea = {
     { path: '/settings/account', Page: lazyPage(pages, 'AccountRoute') },
     { path: '/u/:nickname', Page: lazyPage(pages, 'ProfilePage') },
   ],
+  modals: {
+    // Opened from settings: the deletion dialog, which asks for the password.
+    deleteAccount: lazyComponent(pages, 'DeleteAccountModal').Component,
+  },
   slots: {
     header: [
       { id: 'account', order: 20, Component: HeaderAccount },

@@ -255,6 +255,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends feedback without the session recorder (recording off, or a browser it skips),
+         *     as a visitor or a member (by the token). Stored with the recorder's feedback, under a
+         *     session of its own without a replay; the operator reads it at
+         *     `/api/operator/observe/feedback`.
+         */
+        post: operations["send_feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fx/{pair}": {
         parameters: {
             query?: never;
@@ -1605,6 +1627,8 @@ export interface components {
             exported_at: string;
         };
         Meta: {
+            /** @description The operator's contact e-mail address (`contact_email`), when configured. */
+            contact_email?: string | null;
             /** @description The locale used when the member has not chosen one. */
             default_locale: string;
             /** @description The server's clock (RFC 3339), for correcting the browser's. */
@@ -1971,6 +1995,18 @@ export interface components {
             line: number;
             /** @description English; the UI words it from `code`. */
             message: string;
+        };
+        /**
+         * @description `POST /api/feedback`: feedback sent without the session recorder (recording off, a
+         *     browser the recorder skips). A member's feedback is theirs by the request's token.
+         */
+        SendFeedbackRequest: {
+            /** @description An address to answer to (at most 320 characters); optional. */
+            user_email?: string | null;
+            /** @description A name to answer to (at most 200 characters); optional. */
+            user_name?: string | null;
+            /** @description What the person wrote: 1 to 4,000 characters (blank is refused). */
+            verbatim: string;
         };
         SetPremiumRequest: {
             premium: boolean;
@@ -2741,6 +2777,55 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendFeedbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `token_invalid`: a token was sent and it is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_input`: `required`/`too_long` text, `too_long` name, `email_invalid`/`too_long` address; nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: this address sent too much feedback this hour (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { writeStorageRaw } from '@/shared/lib/storage';
+import { isAtHistoryRoot } from '@/shared/lib/history';
 import { isMobileWebView } from '@/shared/lib/webview';
 import { listenAppMessages } from './app-messages';
 import { createBridge, type BridgeSend } from './send';
@@ -19,11 +20,6 @@ export const DEFAULT_DIMMER_OPACITY = 0.5;
 
 const BridgeContext = createContext<BridgeContextValue | null>(null);
 
-/** True when the browser history has an entry of this app to go back to (react-router's `idx`). */
-function canGoBack(): boolean {
-  const state: unknown = window.history.state;
-  return typeof state === 'object' && state !== null && Number((state as { idx?: unknown }).idx) > 0;
-}
 
 /** Opens `url` for DEEP_LINK outside the app: http(s) in a new tab, other schemes in place; script URLs never. */
 function openUrl(url: string): void {
@@ -65,7 +61,7 @@ export function BridgeProvider({ children, loadingLabel = 'Loading' }: { childre
       inWebView: isMobileWebView(),
       send: createBridge({
         navigate: (path, replace) => void navigateRef.current(path, { replace }),
-        goBack: () => void (canGoBack() ? navigateRef.current(-1) : navigateRef.current('/', { replace: true })),
+        goBack: () => void (!isAtHistoryRoot() ? navigateRef.current(-1) : navigateRef.current('/', { replace: true })),
         setLoading,
         setDimmer: (on, opacity) => setDimmerOpacity(on ? (opacity ?? DEFAULT_DIMMER_OPACITY) : null),
         openUrl,

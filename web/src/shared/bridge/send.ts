@@ -31,10 +31,7 @@ export const VIBRATION_PATTERNS: Record<HapticStyle, number | number[]> = {
  */
 export function createBridge(fallbacks: BridgeFallbacks, win: Window = window): BridgeSend {
   return (action) => {
-    if (isMobileWebView(win)) {
-      win.ReactNativeWebView!.postMessage(encodeBridgeAction(action));
-      return;
-    }
+    if (postToApp(action, win)) return;
     switch (action.type) {
       case 'NAVIGATE':
         return fallbacks.navigate(action.payload.path, action.payload.replace ?? false);
@@ -60,6 +57,13 @@ export function createBridge(fallbacks: BridgeFallbacks, win: Window = window): 
         action satisfies never;
     }
   };
+}
+
+/** Posts `action` to the app when the page runs in its web view; returns whether it did. */
+export function postToApp(action: BridgeAction, win: Window = window): boolean {
+  if (!isMobileWebView(win)) return false;
+  win.ReactNativeWebView!.postMessage(encodeBridgeAction(action));
+  return true;
 }
 
 /** Decodes a base64 `data:` URL into a File. */

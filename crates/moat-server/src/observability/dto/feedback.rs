@@ -47,3 +47,18 @@ pub struct FeedbackParams {
     /// `next_before` of the previous page.
     pub before: Option<String>,
 }
+
+/// `POST /api/feedback`: feedback sent without the session recorder (recording off, a
+/// browser the recorder skips). A member's feedback is theirs by the request's token.
+#[derive(Deserialize, ToSchema, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SendFeedbackRequest {
+    /// What the person wrote: 1 to 4,000 characters (blank is refused).
+    pub verbatim: String,
+    /// A name to answer to (at most 200 characters); optional.
+    #[serde(default)]
+    pub user_name: Option<String>,
+    /// An address to answer to (at most 320 characters); optional.
+    #[serde(default)]
+    pub user_email: Option<String>,
+}

@@ -12,3 +12,5 @@ export { ProfilePage } from './ProfilePage';
 export { ForgotPasswordPage } from './ForgotPasswordPage';
 export { ResetPasswordPage } from './ResetPasswordPage';
 export { VerifyEmailPage } from './VerifyEmailPage';
+// The route modal `?deleteAccount=routeModalTrue` (settings opens it), in the same chunk.
+export { DeleteAccountModal } from '../components/DeleteAccountModal';

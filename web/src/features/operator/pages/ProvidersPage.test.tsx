@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jsonResponse } from '@/test/fetch';
+import { jsonResponse, TEST_META } from '@/test/fetch';
 import { marketApi } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
 import { makeToken } from '@/test/tokens';
@@ -31,6 +31,16 @@ describe('the operator providers page', () => {
     const krx = screen.getByTestId('provider-krx');
     expect(within(krx).getByText('시뮬레이터')).toBeTruthy();
     expect(within(krx).getAllByText('없음')).toHaveLength(2);
+  });
+
+  it('shows the server version and clock, and the web-view test page', async () => {
+    renderApp({
+      route: '/operator/market',
+      api: marketApi({ 'GET /api/market/providers': () => STATUS, 'GET /api/meta': () => TEST_META }).handler,
+    });
+    const server = await screen.findByRole('region', { name: '서버' });
+    expect(await within(server).findByText(TEST_META.version)).toBeTruthy();
+    expect(within(server).getByRole('link', { name: '열기' }).getAttribute('href')).toBe('/webview-host.html');
   });
 
   it('tells a member who is not an operator that the page is for operators', async () => {

@@ -4,6 +4,7 @@ import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { formatDate } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
+import { useMeta } from '../api/meta';
 import { useProviders, type ProviderStatus } from '../api/providers';
 import '../components/operator.css';
 
@@ -76,6 +77,48 @@ function Providers() {
   );
 }
 
+/** The server's version and clock (`GET /api/meta`). */
+function ServerFacts() {
+  const { t } = useTranslation('operator');
+  const locale = useLocale();
+  const meta = useMeta();
+  return (
+    <section className="card operator__server" aria-labelledby="operator-server-title" aria-busy={meta.isPending}>
+      <h2 id="operator-server-title" className="operator__server-title">
+        {t('server.title')}
+      </h2>
+      {meta.isError ? (
+        <p role="alert">{t('server.error')}</p>
+      ) : (
+        <dl className="operator__facts">
+          <dt>{t('server.version')}</dt>
+          <dd>{meta.data?.version ?? '…'}</dd>
+          <dt>{t('server.time')}</dt>
+          <dd>
+            {meta.data ? (
+              <time dateTime={meta.data.server_time}>
+                {formatDate(meta.data.server_time, locale, { dateStyle: 'medium', timeStyle: 'medium' })}
+              </time>
+            ) : (
+              '…'
+            )}
+          </dd>
+          <dt>{t('server.webviewHost')}</dt>
+          <dd>
+            {meta.data?.webview_host_enabled ? (
+              <a href="/webview-host.html">{t('server.webviewHostOpen')}</a>
+            ) : meta.data ? (
+              t('server.webviewHostOff')
+            ) : (
+              '…'
+            )}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
 /** `/operator/market`: which provider serves each market, with its last success and error (operators only). */
 export function ProvidersPage() {
   const { t } = useTranslation('operator');
@@ -85,6 +128,7 @@ export function ProvidersPage() {
       <div className="operator">
         <h1 className="operator__title">{t('title')}</h1>
         <p className="operator__lead">{t('lead')}</p>
+        <ServerFacts />
         <Providers />
       </div>
     </RequireAuth>

@@ -1,4 +1,5 @@
 /** Query keys of the settings' own data. */
 export const settingsKeys = {
   meta: () => ['meta', 'detail'] as const,
+  legal: () => ['legal', 'list'] as const,
 };

@@ -1,90 +1,61 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { BRIDGE_ACTION_TYPES } from '@/shared/bridge/actions';
+import { describe, expect, it } from 'vitest';
 import { jsonResponse, TEST_META } from '@/test/fetch';
 import { renderApp } from '@/test/renderApp';
+import { makeToken } from '@/test/tokens';
 
-function installNativeBridge() {
-  const postMessage = vi.fn<(message: string) => void>();
-  window.ReactNativeWebView = { postMessage };
-  const sent = () => postMessage.mock.calls.map(([m]) => JSON.parse(m) as { type: string; payload: unknown });
-  return { postMessage, sent };
+const LEGAL = [
+  { kind: 'terms', version: 3, body: '제1조 목적\n\n이 약관은 Moat 이용 조건을 정합니다.', published_at: '2025-01-01T00:00:00Z' },
+  { kind: 'privacy', version: 2, body: '수집하는 개인정보: 이메일', published_at: '2025-01-01T00:00:00Z' },
+];
+
+function api(url: URL): Response {
+  if (url.pathname === '/api/meta') return jsonResponse({ ...TEST_META, contact_email: 'help@moat.example' });
+  if (url.pathname === '/api/legal') return jsonResponse(LEGAL);
+  if (url.pathname === '/api/me') return jsonResponse({ id: 1, nickname: '개미', providers: [], has_password: true });
+  return jsonResponse({ code: 'not_found', message: 'no', request_id: 't' }, { status: 404 });
 }
 
 describe('settings page', () => {
-  it('shows the server version from /api/meta', async () => {
-    const app = renderApp({ route: '/settings' });
+  it('shows a visitor the language, the terms, the privacy policy, the contact, feedback and a log-in link', async () => {
+    renderApp({ route: '/settings', api });
     expect(await screen.findByRole('heading', { level: 1, name: '설정' })).toBeTruthy();
-    expect(await within(screen.getByTestId('app-version')).findByText(TEST_META.version)).toBeTruthy();
-    expect(app.fetchMock).toHaveBeenCalledWith('/api/meta', expect.objectContaining({ method: 'GET' }));
     expect(screen.getByTestId('current-language').textContent).toBe('한국어');
+    expect(screen.getByRole('button', { name: '이용약관' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '개인정보 처리방침' })).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'help@moat.example' })).getAttribute('href')).toBe('mailto:help@moat.example');
+    expect(screen.getByRole('button', { name: '의견 보내기' })).toBeTruthy();
+    const account = screen.getByRole('region', { name: '계정' });
+    expect(within(account).getByRole('link', { name: '로그인' }).getAttribute('href')).toBe('/login?next=%2Fsettings');
+    expect(screen.queryByRole('button', { name: '로그아웃' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '계정 삭제' })).toBeNull();
+    // The developers' tools are gone from settings.
+    expect(screen.queryByText(TEST_META.version)).toBeNull();
+    expect(screen.queryByText('앱 연동')).toBeNull();
   });
 
-  it('explains a failed load and retries', async () => {
-    let fail = true;
-    renderApp({
-      route: '/settings',
-      api: () =>
-        fail
-          ? jsonResponse({ code: 'internal_error', message: 'boom', request_id: 'r1' }, { status: 500 })
-          : jsonResponse(TEST_META),
-    });
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('앱 정보를 불러오지 못했습니다');
-    fail = false;
-    fireEvent.click(within(alert).getByRole('button', { name: '다시 시도' }));
-    expect(await within(await screen.findByTestId('app-version')).findByText(TEST_META.version)).toBeTruthy();
-  });
-
-  it('has one button per bridge action and says it runs in a browser', async () => {
+  it('has no contact row when the server has no contact address', async () => {
     renderApp({ route: '/settings' });
     await screen.findByRole('heading', { level: 1, name: '설정' });
-    for (const type of BRIDGE_ACTION_TYPES) expect(screen.getByTestId(`bridge-${type}`)).toBeTruthy();
-    expect(screen.getByTestId('bridge-status').textContent).toContain('브라우저에서 실행 중');
+    await screen.findByRole('button', { name: '이용약관' });
+    expect(screen.queryByRole('heading', { name: '문의' })).toBeNull();
   });
 
-  it('in the web view, posts each action to the app as JSON {type, payload}', async () => {
-    const native = installNativeBridge();
-    renderApp({ route: '/settings' });
-    await screen.findByRole('heading', { level: 1, name: '설정' });
-    expect(screen.getByTestId('bridge-status').textContent).toContain('Moat 앱 안에서 실행 중');
-
-    fireEvent.click(screen.getByTestId('bridge-HAPTIC_FEEDBACK'));
-    fireEvent.click(screen.getByTestId('bridge-NAVIGATE'));
-    fireEvent.click(screen.getByTestId('bridge-LOCAL_STORAGE_SET'));
-    fireEvent.click(screen.getByTestId('bridge-GO_BACK'));
-    expect(native.sent()).toEqual([
-      { type: 'HAPTIC_FEEDBACK', payload: { style: 'medium' } },
-      { type: 'NAVIGATE', payload: { path: '/' } },
-      { type: 'LOCAL_STORAGE_SET', payload: { key: 'MOAT_LOCALE', value: 'ko' } },
-      { type: 'GO_BACK', payload: null },
-    ]);
-    // Inside the app the page stays put: the app does the navigating.
-    expect(screen.getByRole('heading', { level: 1, name: '설정' })).toBeTruthy();
+  it('opens the terms in a dialog with their current text', async () => {
+    const app = renderApp({ route: '/settings', api });
+    fireEvent.click(await screen.findByRole('button', { name: '이용약관' }));
+    const dialog = await screen.findByRole('dialog', { name: '이용약관' });
+    expect(await within(dialog).findByText('이 약관은 Moat 이용 조건을 정합니다.')).toBeTruthy();
+    expect(within(dialog).getByText(/버전 3/)).toBeTruthy();
+    expect(app.location().search).toBe('?terms=routeModalTrue');
   });
 
-  it('turns the loading indicator off again after a second', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const native = installNativeBridge();
-    renderApp({ route: '/settings' });
-    await screen.findByRole('heading', { level: 1, name: '설정' });
-    fireEvent.click(screen.getByTestId('bridge-LOADING'));
-    expect(native.sent()).toEqual([{ type: 'LOADING', payload: { visible: true } }]);
-    vi.advanceTimersByTime(1000);
-    expect(native.sent()).toEqual([
-      { type: 'LOADING', payload: { visible: true } },
-      { type: 'LOADING', payload: { visible: false } },
-    ]);
-  });
-
-  it('dims the app chrome while a route modal is open, in the web view', async () => {
-    const native = installNativeBridge();
-    renderApp({ route: '/settings' });
-    fireEvent.click(await screen.findByTestId('settings-language'));
-    await screen.findByTestId('modal-language');
-    expect(native.sent()).toEqual([{ type: 'DIMMER_ON', payload: {} }]);
-    fireEvent.keyDown(document, { key: 'Escape' });
-    await vi.waitFor(() => expect(screen.queryByTestId('modal-language')).toBeNull());
-    expect(native.sent().at(-1)).toEqual({ type: 'DIMMER_OFF', payload: null });
+  it('gives a member log-out and account deletion instead of the log-in link', async () => {
+    window.localStorage.setItem('AUTH_TOKEN', makeToken({ nickname: '개미' }));
+    const app = renderApp({ route: '/settings', api });
+    expect(await screen.findByRole('button', { name: '로그아웃' })).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: '계정' })).queryByRole('link', { name: '로그인' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '계정 삭제' }));
+    expect(app.location().search).toBe('?deleteAccount=routeModalTrue');
   });
 });
