@@ -18,11 +18,11 @@ after(() => env?.close());
 /**
  * How far the pages are scrolled. The market home on a 360×640 phone (a common Android
  * size) is about 600 px taller than the screen once its board has loaded (indices,
- * favourites, movers), the settings page about 470 px.
+ * favourites, movers), a visitor's settings page about 200 px.
  */
 const HOME_Y = 500;
 const HOME_MODAL_Y = 450;
-const SETTINGS_Y = 300;
+const SETTINGS_Y = 120;
 
 /**
  * A phone-sized tab on `/` pushed from `/settings`, so both pages' code is loaded (a page
