@@ -76,6 +76,14 @@ const CASES = [
     held: [['KRX:000660', '2'], ['KRX:005930', '7']],
     names: ['SK하이닉스', '삼성전자'],
   },
+  {
+    file: 'nh.csv',
+    format: '형식: NH투자증권 종합거래내역 (EUC-KR)',
+    fresh: 6,
+    skipped: ['11번째 줄 · 조건부매수: CMA·RP 자동 매매', '13번째 줄 · 환매도: CMA·RP 자동 매매'],
+    held: [['KRX:000660', '1'], ['KRX:005930', '10'], ['KRX:112040', '15']],
+    names: ['SK하이닉스', '삼성전자', '위메이드'],
+  },
 ];
 
 describe('broker CSV imports', () => {

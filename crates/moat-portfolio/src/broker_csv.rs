@@ -31,6 +31,9 @@ pub enum FormatId {
     Mirae,
     /// 한국투자증권 매매일지 (국내).
     Kis,
+    /// NH투자증권 (나무, QV) 종합거래내역: a paged report, two lines per record
+    /// ([`NH`]).
+    Nh,
 }
 
 impl FormatId {
@@ -41,6 +44,7 @@ impl FormatId {
             FormatId::Kiwoom => "kiwoom",
             FormatId::Mirae => "mirae",
             FormatId::Kis => "kis",
+            FormatId::Nh => "nh",
         }
     }
 }
@@ -244,6 +248,37 @@ pub const BROKERS: &[BrokerFormat] = &[
         },
     },
 ];
+
+/// NH투자증권's 종합거래내역 (나무, QV): a report, not a table. Each page repeats a
+/// title, the page number, the print date and time, then a header in two lines
+/// (`거래일자, 종목번호, 수량, 거래금액, 이자, 잔고수량` over `거래종류, 종목명, 단가,
+/// 수수료, 세금, 잔고금액`, with blank spacer columns that differ from page to page);
+/// each record is two lines, matched to the two header lines by position. `.` is an
+/// empty amount. Read by `csv_file` in its own loop ([`NH_TITLE`], [`NH_TOP`],
+/// [`NH_BOTTOM`]); the names below are those of the two header lines.
+pub const NH: BrokerFormat = BrokerFormat {
+    id: FormatId::Nh,
+    signature: &["거래일자", "종목번호", "거래종류", "종목명", "단가"],
+    date: "거래일자",
+    code: Some("종목번호"),
+    name: Some("종목명"),
+    currency: None,
+    fx_rate: None,
+    fee: &["수수료"],
+    tax: &["세금"],
+    layout: Layout::Typed {
+        kind: "거래종류",
+        quantity: "수량",
+        price: "단가",
+        amount: "거래금액",
+    },
+};
+/// The report's title, on the first line of each page.
+pub const NH_TITLE: &str = "종합거래내역";
+/// The first cell of the header's first line.
+pub const NH_TOP: &str = "거래일자";
+/// The first cell of the header's second line.
+pub const NH_BOTTOM: &str = "거래종류";
 
 /// A header as compared: without spaces, `_`, `-`, `.` and a byte-order mark,
 /// lower-case.

@@ -5,7 +5,8 @@
 //! UTF-8 (a byte-order mark is ignored) or EUC-KR ([`crate::text_decode`]),
 //! comma-separated, one header row, then one transaction per row. A Korean broker's
 //! export is recognised by its header row and read with that broker's columns and
-//! words instead ([`crate::broker_csv`]). Export writes these columns in this order:
+//! words instead ([`crate::broker_csv`]); NH's 종합거래내역, a paged report with
+//! two-line records, by its title line. Export writes these columns in this order:
 //!
 //! | column | Korean headers also accepted | content |
 //! |---|---|---|
@@ -418,6 +419,18 @@ fn parse_records<R: Read>(
             return Ok(out);
         }
     };
+    if is_nh_report(&headers) {
+        out.format = FormatId::Nh;
+        parse_nh(reader, headers, &mut out, settings, last_id, resolve)?;
+        if out.rows.is_empty() && out.errors.is_empty() && out.skipped.is_empty() {
+            out.errors.push(file_error(
+                IssueCode::EmptyFile,
+                None,
+                "the file has no transactions".into(),
+            ));
+        }
+        return Ok(out);
+    }
     let broker = broker_csv::detect(headers.iter());
     let mut columns = HashMap::new();
     let broker_columns = Columns::new(headers.iter());
@@ -542,6 +555,184 @@ fn parse_records<R: Read>(
         ));
     }
     Ok(out)
+}
+
+/// Whether the file's first line opens NH's 종합거래내역: its title, or (a file cut
+/// below the title) the first line of its two-line header.
+fn is_nh_report(first: &csv::StringRecord) -> bool {
+    let has = |name: &str| {
+        first
+            .iter()
+            .any(|c| c.trim_start_matches('\u{feff}') == name)
+    };
+    has(broker_csv::NH_TITLE)
+        || (has(broker_csv::NH_TOP) && has("종목번호") && has("잔고수량") && !has("적요명"))
+}
+
+/// The header line's names by position (normalised; blank spacer columns stay blank).
+fn line_names(record: &csv::StringRecord) -> Vec<String> {
+    record.iter().map(broker_csv::normalise).collect()
+}
+
+/// NH's 종합거래내역 ([`broker_csv::NH`]): page furniture is passed over, each page's
+/// two header lines give the positions, and each record's two lines become one row,
+/// reported at its first line.
+fn parse_nh<R: Read>(
+    reader: &mut csv::Reader<R>,
+    first: csv::StringRecord,
+    out: &mut ParsedFile,
+    settings: &PortfolioSettings,
+    last_id: i64,
+    resolve: &Resolver<'_>,
+) -> Result<(), FileTooLarge> {
+    let b = &broker_csv::NH;
+    let date_name = broker_csv::normalise(b.date);
+    // The current page's header lines, and whether the second one is awaited.
+    let mut top: Option<Vec<String>> = None;
+    let mut bottom: Option<Vec<String>> = None;
+    let mut awaiting_bottom = false;
+    // A record's first line, waiting for its second.
+    let mut pending: Option<(usize, csv::StringRecord)> = None;
+    let mut next_id = last_id;
+    let mut data_rows = 0usize;
+    let mut record = first;
+    let mut first_line = true;
+    loop {
+        if !first_line {
+            match reader.read_record(&mut record) {
+                Ok(false) => break,
+                Ok(true) => {}
+                Err(e) if matches!(e.kind(), csv::ErrorKind::Io(_)) => return Ok(()),
+                Err(e) => {
+                    out.errors.push(RowError {
+                        row: e.position().map_or(0, |p| p.line() as usize),
+                        column: None,
+                        code: IssueCode::MalformedRow,
+                        message: format!("the row cannot be read: {e}"),
+                    });
+                    continue;
+                }
+            }
+        }
+        first_line = false;
+        let row = record.position().map_or(HEADER_ROW, |p| p.line() as usize);
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        let has = |name: &str| {
+            record
+                .iter()
+                .any(|c| c.trim_start_matches('\u{feff}') == name)
+        };
+        if has(broker_csv::NH_TOP) {
+            if let Some((line, _)) = pending.take() {
+                out.errors.push(nh_cut(line));
+            }
+            top = Some(line_names(&record));
+            awaiting_bottom = true;
+            continue;
+        }
+        if awaiting_bottom {
+            if has(broker_csv::NH_BOTTOM) {
+                bottom = Some(line_names(&record));
+            } else {
+                out.errors.push(RowError {
+                    row,
+                    column: None,
+                    code: IssueCode::MalformedRow,
+                    message: "the header's second line (거래종류, 종목명, 단가…) is missing".into(),
+                });
+                top = None;
+            }
+            awaiting_bottom = false;
+            continue;
+        }
+        let (Some(top_names), Some(bottom_names)) = (&top, &bottom) else {
+            // The title, page number and print date above the first header.
+            continue;
+        };
+        let Some((line, upper)) = pending.take() else {
+            // A record starts with its date; other lines between records are the
+            // next page's title, page number and print date and time.
+            let dated = top_names
+                .iter()
+                .position(|n| *n == date_name)
+                .and_then(|i| record.get(i))
+                .is_some_and(|d| parse_date(d).is_some());
+            if dated {
+                pending = Some((row, record.clone()));
+            }
+            continue;
+        };
+        data_rows += 1;
+        if data_rows > MAX_IMPORT_ROWS {
+            return Err(FileTooLarge::Rows);
+        }
+        let mut cells: HashMap<String, String> = HashMap::new();
+        for (names, line) in [(top_names, &upper), (bottom_names, &record)] {
+            for (name, value) in names.iter().zip(line.iter()) {
+                if !name.is_empty() {
+                    cells
+                        .entry(name.clone())
+                        .or_insert_with(|| value.to_owned());
+                }
+            }
+        }
+        let cell = |name: &str| {
+            cells
+                .get(&broker_csv::normalise(name))
+                .map(String::as_str)
+                .unwrap_or("")
+        };
+        match parse_broker_row(b, &cell, settings, resolve) {
+            BrokerRow::Transactions(txs) => {
+                for mut tx in txs {
+                    next_id += 1;
+                    tx.id = next_id;
+                    out.rows.push(PreviewRow {
+                        row: line,
+                        transaction: tx,
+                        duplicate: false,
+                    });
+                }
+            }
+            BrokerRow::Skip(reason, label) => out.skipped.push(SkippedRow {
+                row: line,
+                reason,
+                label,
+            }),
+            BrokerRow::Errors(errors) => {
+                out.errors
+                    .extend(errors.into_iter().map(|(column, code, message)| RowError {
+                        row: line,
+                        column: Some(column),
+                        code,
+                        message,
+                    }))
+            }
+        }
+    }
+    if let Some((line, _)) = pending {
+        out.errors.push(nh_cut(line));
+    }
+    if top.is_none() || bottom.is_none() {
+        out.errors.push(file_error(
+            IssueCode::MissingColumn,
+            None,
+            "the report has no header lines (거래일자… over 거래종류…)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A record whose second line never came.
+fn nh_cut(line: usize) -> RowError {
+    RowError {
+        row: line,
+        column: None,
+        code: IssueCode::MalformedRow,
+        message: "the record's second line (거래종류, 종목명, 단가…) is missing".into(),
+    }
 }
 
 /// What one broker row gives.

@@ -259,3 +259,96 @@ fn a_kiwoom_file_starting_with_its_version_line_is_read_with_true_line_numbers()
     assert_eq!(parsed.rows[0].row, 3);
     assert_eq!(parsed.rows.len(), 6);
 }
+
+#[test]
+fn nh_paged_report_is_read_two_lines_a_record_across_pages() {
+    let p = preview_of("nh.csv");
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.format, FormatId::Nh);
+    assert_eq!(p.encoding, Some(TextEncoding::EucKr));
+    // Each record is reported at its first line; page 2's title, page number, print
+    // date and its own (differently spaced) header lines are passed over.
+    assert_eq!(
+        kinds(&p),
+        [
+            (9, TxKind::Deposit),
+            (15, TxKind::Buy),
+            (17, TxKind::Buy),
+            (25, TxKind::Buy),
+            (27, TxKind::Sell),
+            (29, TxKind::Withdrawal),
+        ]
+    );
+    let skipped: Vec<(usize, SkipReason)> = p.skipped.iter().map(|s| (s.row, s.reason)).collect();
+    assert_eq!(skipped, [(11, SkipReason::Sweep), (13, SkipReason::Sweep)]);
+    // Codes that lost their leading zeros, the price from the second line, fee and tax.
+    let buy = &p.rows[1].transaction;
+    assert_eq!(buy.instrument.as_ref().unwrap().to_string(), "KRX:005930");
+    assert_eq!(
+        (buy.quantity, buy.price, buy.fee),
+        (d("10"), d("54000"), d("80"))
+    );
+    let sell = &p.rows[4].transaction;
+    assert_eq!(sell.instrument.as_ref().unwrap().to_string(), "KRX:112040");
+    assert_eq!(
+        (sell.quantity, sell.price, sell.fee, sell.tax),
+        (d("5"), d("24000"), d("18"), d("216"))
+    );
+    assert_eq!(p.rows[0].transaction.price, d("5000000"));
+    assert_eq!(p.rows[5].transaction.price, d("200000"));
+    assert_eq!(
+        holdings(&p),
+        [
+            ("KRX:000660".to_owned(), d("1")),
+            ("KRX:005930".to_owned(), d("10")),
+            ("KRX:112040".to_owned(), d("15")),
+        ]
+    );
+}
+
+#[test]
+fn an_nh_report_cut_inside_a_record_or_without_its_header_is_refused() {
+    let settings = PortfolioSettings::default();
+    let whole = String::from_utf8(
+        std::fs::read(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/brokers/nh.csv"),
+        )
+        .map(|b| encoding_rs::EUC_KR.decode(&b).0.into_owned().into_bytes())
+        .unwrap(),
+    )
+    .unwrap();
+    // Cut after a record's first line.
+    let cut: String = whole.lines().take(15).map(|l| format!("{l}\n")).collect();
+    let parsed = parse(cut.as_bytes(), &settings, 0).unwrap();
+    assert_eq!(parsed.format, FormatId::Nh);
+    assert!(
+        parsed
+            .errors
+            .iter()
+            .any(|e| e.row == 15 && e.code == IssueCode::MalformedRow),
+        "{:?}",
+        parsed.errors
+    );
+    // The title but no header lines.
+    let title_only: String = whole.lines().take(6).map(|l| format!("{l}\n")).collect();
+    let parsed = parse(title_only.as_bytes(), &settings, 0).unwrap();
+    assert!(
+        parsed
+            .errors
+            .iter()
+            .any(|e| e.code == IssueCode::MissingColumn),
+        "{:?}",
+        parsed.errors
+    );
+    assert!(parsed.rows.is_empty());
+    // A bad number in a record's second line names the record's first line.
+    let bad = whole.replace("장내매수,,삼성전자,54000", "장내매수,,삼성전자,5만4천");
+    let parsed = parse(bad.as_bytes(), &settings, 0).unwrap();
+    assert!(
+        parsed.errors.iter().any(|e| e.row == 15
+            && e.code == IssueCode::InvalidNumber
+            && e.column == Some(Field::Price)),
+        "{:?}",
+        parsed.errors
+    );
+}

@@ -1014,6 +1014,19 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
             skipped: 0,
             held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
         },
+        // A paged report, two lines a record (EUC-KR).
+        Case {
+            file: "nh.csv",
+            format: "nh",
+            encoding: "euc-kr",
+            rows: 6,
+            skipped: 2,
+            held: &[
+                ("KRX:000660", "1"),
+                ("KRX:005930", "10"),
+                ("KRX:112040", "15"),
+            ],
+        },
     ];
     for Case {
         file,

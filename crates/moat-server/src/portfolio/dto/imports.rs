@@ -64,6 +64,8 @@ pub enum ImportFormat {
     Mirae,
     /// 한국투자증권 매매일지.
     Kis,
+    /// NH투자증권 (나무, QV) 종합거래내역.
+    Nh,
 }
 
 impl From<FormatId> for ImportFormat {
@@ -74,6 +76,7 @@ impl From<FormatId> for ImportFormat {
             FormatId::Kiwoom => Self::Kiwoom,
             FormatId::Mirae => Self::Mirae,
             FormatId::Kis => Self::Kis,
+            FormatId::Nh => Self::Nh,
         }
     }
 }

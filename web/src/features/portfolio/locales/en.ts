@@ -331,6 +331,7 @@ export const portfolioEn = {
       kiwoom: 'Kiwoom Securities trade history',
       mirae: 'Mirae Asset overseas trade history',
       kis: 'Korea Investment trade diary',
+      nh: 'NH Investment & Securities transaction report',
     },
     skippedTitle: '{{count}} lines not imported (not trades)',
     skippedRow: 'Line {{line}} · {{label}}: {{reason}}',

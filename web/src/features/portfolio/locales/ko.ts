@@ -329,6 +329,7 @@ export const portfolioKo = {
       kiwoom: '키움증권 거래내역',
       mirae: '미래에셋증권 해외주식 매매내역',
       kis: '한국투자증권 매매일지',
+      nh: 'NH투자증권 종합거래내역',
     },
     skippedTitle: '가져오지 않는 줄 {{count}}개 (거래가 아님)',
     skippedRow: '{{line}}번째 줄 · {{label}}: {{reason}}',
