@@ -77,6 +77,14 @@ const CASES = [
     names: ['SK하이닉스', '삼성전자'],
   },
   {
+    file: 'mirae-domestic.csv',
+    format: '형식: 미래에셋증권 국내주식 매매내역 (UTF-8)',
+    fresh: 5,
+    skipped: [],
+    held: [['KRX:000660', '2'], ['KRX:005930', '7']],
+    names: ['SK하이닉스', '삼성전자'],
+  },
+  {
     file: 'nh.csv',
     format: '형식: NH투자증권 종합거래내역 (EUC-KR)',
     fresh: 6,

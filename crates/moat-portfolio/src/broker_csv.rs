@@ -29,6 +29,8 @@ pub enum FormatId {
     Kiwoom,
     /// 미래에셋증권 해외주식 기간별 매매내역.
     Mirae,
+    /// 미래에셋증권 국내주식 기간별 매매내역 (a two-row header; names, no codes).
+    MiraeDomestic,
     /// 한국투자증권 매매일지 (국내).
     Kis,
     /// NH투자증권 (나무, QV) 종합거래내역: a paged report, two lines per record
@@ -43,6 +45,7 @@ impl FormatId {
             FormatId::GenericKorean => "generic_korean",
             FormatId::Kiwoom => "kiwoom",
             FormatId::Mirae => "mirae",
+            FormatId::MiraeDomestic => "mirae_domestic",
             FormatId::Kis => "kis",
             FormatId::Nh => "nh",
         }
@@ -230,6 +233,24 @@ pub const BROKERS: &[BrokerFormat] = &[
             sell_price: "매도단가",
         },
     },
+    // Named by [`MIRAE_DOMESTIC_COLUMNS`]: its own header is two rows, read by position.
+    BrokerFormat {
+        id: FormatId::MiraeDomestic,
+        signature: &["일자", "종목명", "매수평균단가", "매도평균단가", "매매비용"],
+        date: "일자",
+        code: None,
+        name: Some("종목명"),
+        currency: None,
+        fx_rate: None,
+        fee: &["매매비용"],
+        tax: &[],
+        layout: Layout::BuySell {
+            buy_quantity: "매수수량",
+            buy_price: "매수평균단가",
+            sell_quantity: "매도수량",
+            sell_price: "매도평균단가",
+        },
+    },
     BrokerFormat {
         id: FormatId::Kis,
         signature: &["매매일자", "종목코드", "매입단가", "매수수량", "매도수량"],
@@ -279,6 +300,33 @@ pub const NH_TITLE: &str = "종합거래내역";
 pub const NH_TOP: &str = "거래일자";
 /// The first cell of the header's second line.
 pub const NH_BOTTOM: &str = "거래종류";
+
+/// 미래에셋증권 국내계좌's 기간별 매매내역 opens with a header of two rows: 일자, 종목명,
+/// "기간 중 매수", "기간 중 매도", 매매비용, 손익금액, 수익률 over 수량, 평균단가, 금액
+/// for each group. These cells on the first row mark it ([`is_mirae_domestic`]).
+pub const MIRAE_DOMESTIC_MARKS: [&str; 3] = ["일자", "종목명", "기간 중 매수"];
+/// The file's eleven columns by position, named for [`BROKERS`]'s entry.
+pub const MIRAE_DOMESTIC_COLUMNS: [&str; 11] = [
+    "일자",
+    "종목명",
+    "매수수량",
+    "매수평균단가",
+    "매수금액",
+    "매도수량",
+    "매도평균단가",
+    "매도금액",
+    "매매비용",
+    "손익금액",
+    "수익률",
+];
+
+/// Whether a header row is the first of 미래에셋 국내's two.
+pub fn is_mirae_domestic<'a>(headers: impl Iterator<Item = &'a str>) -> bool {
+    let have: Vec<String> = headers.map(normalise).collect();
+    MIRAE_DOMESTIC_MARKS
+        .iter()
+        .all(|m| have.iter().any(|h| *h == normalise(m)))
+}
 
 /// A header as compared: without spaces, `_`, `-`, `.` and a byte-order mark,
 /// lower-case.

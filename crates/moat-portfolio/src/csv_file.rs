@@ -431,6 +431,25 @@ fn parse_records<R: Read>(
         }
         return Ok(out);
     }
+    // 미래에셋 국내: a second header row (수량, 평균단가, 금액 per group) under the
+    // first; the columns are named by position.
+    let headers = if broker_csv::is_mirae_domestic(headers.iter()) {
+        let mut sub = csv::StringRecord::new();
+        match reader.read_record(&mut sub) {
+            Ok(true) => {}
+            _ => {
+                out.errors.push(file_error(
+                    IssueCode::MissingColumn,
+                    None,
+                    "the header's second row (수량, 평균단가, 금액) is missing".into(),
+                ));
+                return Ok(out);
+            }
+        }
+        csv::StringRecord::from(broker_csv::MIRAE_DOMESTIC_COLUMNS.to_vec())
+    } else {
+        headers
+    };
     let broker = broker_csv::detect(headers.iter());
     let mut columns = HashMap::new();
     let broker_columns = Columns::new(headers.iter());

@@ -27,6 +27,8 @@ fn catalogue(named: &str) -> Option<InstrumentId> {
     match named {
         "AAPL" | "애플" => "NASDAQ:AAPL".parse().ok(),
         "MSFT" => "NASDAQ:MSFT".parse().ok(),
+        "삼성전자" => "KRX:005930".parse().ok(),
+        "SK하이닉스" => "KRX:000660".parse().ok(),
         _ => None,
     }
 }
@@ -348,6 +350,54 @@ fn an_nh_report_cut_inside_a_record_or_without_its_header_is_refused() {
         parsed.errors.iter().any(|e| e.row == 15
             && e.code == IssueCode::InvalidNumber
             && e.column == Some(Field::Price)),
+        "{:?}",
+        parsed.errors
+    );
+}
+
+#[test]
+fn mirae_domestic_two_row_header_is_read_by_position_with_names() {
+    let p = preview_of("mirae-domestic.csv");
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.format, FormatId::MiraeDomestic);
+    assert_eq!(p.encoding, Some(TextEncoding::Utf8));
+    // A day's buy and sell of one stock are two transactions; the fee goes with the sell.
+    assert_eq!(
+        kinds(&p),
+        [
+            (3, TxKind::Buy),
+            (4, TxKind::Buy),
+            (5, TxKind::Sell),
+            (6, TxKind::Buy),
+            (6, TxKind::Sell),
+        ]
+    );
+    let sell = &p.rows[2].transaction;
+    assert_eq!(sell.instrument.as_ref().unwrap().to_string(), "KRX:005930");
+    assert_eq!(
+        (sell.quantity, sell.price, sell.fee),
+        (d("3"), d("58000"), d("420"))
+    );
+    assert_eq!(p.rows[3].transaction.fee, d("0"));
+    assert_eq!(p.rows[4].transaction.fee, d("70"));
+    assert_eq!(
+        holdings(&p),
+        [
+            ("KRX:000660".to_owned(), d("2")),
+            ("KRX:005930".to_owned(), d("7"))
+        ]
+    );
+    // A name the catalogue does not know is that row's error.
+    let settings = PortfolioSettings::default();
+    let text = String::from_utf8(fixture("mirae-domestic.csv"))
+        .unwrap()
+        .replace("2025/02/05,SK하이닉스", "2025/02/05,없는회사");
+    let parsed = parse_with(text.as_bytes(), &settings, 0, &catalogue).unwrap();
+    assert!(
+        parsed
+            .errors
+            .iter()
+            .any(|e| e.row == 4 && e.code == IssueCode::UnknownInstrument),
         "{:?}",
         parsed.errors
     );

@@ -1014,6 +1014,15 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
             skipped: 0,
             held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
         },
+        // A two-row header, names resolved through the catalogue.
+        Case {
+            file: "mirae-domestic.csv",
+            format: "mirae_domestic",
+            encoding: "utf-8",
+            rows: 5,
+            skipped: 0,
+            held: &[("KRX:000660", "2"), ("KRX:005930", "7")],
+        },
         // A paged report, two lines a record (EUC-KR).
         Case {
             file: "nh.csv",

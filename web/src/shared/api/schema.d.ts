@@ -1479,7 +1479,7 @@ export interface components {
          * @description The file formats an import reads, as detected from the header row.
          * @enum {string}
          */
-        ImportFormat: "moat" | "generic_korean" | "kiwoom" | "mirae" | "kis" | "nh";
+        ImportFormat: "moat" | "generic_korean" | "kiwoom" | "mirae" | "mirae_domestic" | "kis" | "nh";
         /** @description What importing a file would do. */
         ImportPreviewDto: {
             /** @description Rows already in the portfolio, which would be skipped. */

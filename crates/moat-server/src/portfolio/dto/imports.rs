@@ -62,6 +62,8 @@ pub enum ImportFormat {
     Kiwoom,
     /// 미래에셋증권 해외주식 매매내역.
     Mirae,
+    /// 미래에셋증권 국내주식 기간별 매매내역.
+    MiraeDomestic,
     /// 한국투자증권 매매일지.
     Kis,
     /// NH투자증권 (나무, QV) 종합거래내역.
@@ -75,6 +77,7 @@ impl From<FormatId> for ImportFormat {
             FormatId::GenericKorean => Self::GenericKorean,
             FormatId::Kiwoom => Self::Kiwoom,
             FormatId::Mirae => Self::Mirae,
+            FormatId::MiraeDomestic => Self::MiraeDomestic,
             FormatId::Kis => Self::Kis,
             FormatId::Nh => Self::Nh,
         }

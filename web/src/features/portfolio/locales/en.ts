@@ -330,6 +330,7 @@ export const portfolioEn = {
       generic_korean: 'CSV with Korean headers',
       kiwoom: 'Kiwoom Securities trade history',
       mirae: 'Mirae Asset overseas trade history',
+      mirae_domestic: 'Mirae Asset domestic trade history',
       kis: 'Korea Investment trade diary',
       nh: 'NH Investment & Securities transaction report',
     },

@@ -328,6 +328,7 @@ export const portfolioKo = {
       generic_korean: '한글 머리글 CSV',
       kiwoom: '키움증권 거래내역',
       mirae: '미래에셋증권 해외주식 매매내역',
+      mirae_domestic: '미래에셋증권 국내주식 매매내역',
       kis: '한국투자증권 매매일지',
       nh: 'NH투자증권 종합거래내역',
     },
