@@ -521,31 +521,8 @@ fn parse_records<R: Read>(
                     .and_then(|i| record.get(i))
                     .unwrap_or("")
             };
-            match parse_broker_row(b, &cell, settings, resolve) {
-                BrokerRow::Transactions(txs) => {
-                    for mut tx in txs {
-                        next_id += 1;
-                        tx.id = next_id;
-                        out.rows.push(PreviewRow {
-                            row,
-                            transaction: tx,
-                            duplicate: false,
-                        });
-                    }
-                }
-                BrokerRow::Skip(reason, label) => {
-                    out.skipped.push(SkippedRow { row, reason, label })
-                }
-                BrokerRow::Errors(errors) => {
-                    out.errors
-                        .extend(errors.into_iter().map(|(column, code, message)| RowError {
-                            row,
-                            column: Some(column),
-                            code,
-                            message,
-                        }))
-                }
-            }
+            let result = parse_broker_row(b, &cell, settings, resolve);
+            out.add_broker_row(row, result, &mut next_id);
             continue;
         }
         let cell = |f: Field| columns.get(&f).and_then(|i| record.get(*i)).unwrap_or("");
@@ -703,33 +680,8 @@ fn parse_nh<R: Read>(
                 .map(String::as_str)
                 .unwrap_or("")
         };
-        match parse_broker_row(b, &cell, settings, resolve) {
-            BrokerRow::Transactions(txs) => {
-                for mut tx in txs {
-                    next_id += 1;
-                    tx.id = next_id;
-                    out.rows.push(PreviewRow {
-                        row: line,
-                        transaction: tx,
-                        duplicate: false,
-                    });
-                }
-            }
-            BrokerRow::Skip(reason, label) => out.skipped.push(SkippedRow {
-                row: line,
-                reason,
-                label,
-            }),
-            BrokerRow::Errors(errors) => {
-                out.errors
-                    .extend(errors.into_iter().map(|(column, code, message)| RowError {
-                        row: line,
-                        column: Some(column),
-                        code,
-                        message,
-                    }))
-            }
-        }
+        let result = parse_broker_row(b, &cell, settings, resolve);
+        out.add_broker_row(line, result, &mut next_id);
     }
     if let Some((line, _)) = pending {
         out.errors.push(nh_cut(line));
@@ -751,6 +703,36 @@ fn nh_cut(line: usize) -> RowError {
         column: None,
         code: IssueCode::MalformedRow,
         message: "the record's second line (거래종류, 종목명, 단가…) is missing".into(),
+    }
+}
+
+impl ParsedFile {
+    /// What broker row `row` gave: its transactions (numbered from `next_id`), its
+    /// skip, or its errors.
+    fn add_broker_row(&mut self, row: usize, result: BrokerRow, next_id: &mut i64) {
+        match result {
+            BrokerRow::Transactions(txs) => {
+                for mut tx in txs {
+                    *next_id += 1;
+                    tx.id = *next_id;
+                    self.rows.push(PreviewRow {
+                        row,
+                        transaction: tx,
+                        duplicate: false,
+                    });
+                }
+            }
+            BrokerRow::Skip(reason, label) => self.skipped.push(SkippedRow { row, reason, label }),
+            BrokerRow::Errors(errors) => {
+                self.errors
+                    .extend(errors.into_iter().map(|(column, code, message)| RowError {
+                        row,
+                        column: Some(column),
+                        code,
+                        message,
+                    }))
+            }
+        }
     }
 }
 
