@@ -37,10 +37,7 @@ pub async fn fx_series(
     to: Option<&str>,
 ) -> Result<FxSeries, ApiError> {
     let pair = pair.to_ascii_uppercase();
-    let known = InstrumentId::new(Exchange::Fx, &pair)
-        .ok()
-        .and_then(|id| service.instrument(&id));
-    if pair.len() != 6 || known.is_none() {
+    if !is_stored_pair(service, &pair) {
         return Err(ApiError::not_found(format!(
             "There are no rates for {pair}."
         )));
@@ -78,22 +75,26 @@ pub struct FxRateOn {
     pub rate: Option<(NaiveDate, Decimal)>,
 }
 
-/// The catalogue's stored pair for `pair`: itself, or its inverse (`KRWUSD` → `USDKRW`).
-fn stored_pair(service: &MarketService, pair: &str) -> Option<(String, bool)> {
-    let known = |p: &str| {
-        InstrumentId::new(Exchange::Fx, p)
+/// Whether the catalogue has rates of `pair` (upper case, six letters: `USDKRW`).
+fn is_stored_pair(service: &MarketService, pair: &str) -> bool {
+    pair.len() == 6
+        && pair.is_ascii()
+        && InstrumentId::new(Exchange::Fx, pair)
             .ok()
             .and_then(|id| service.instrument(&id))
             .is_some()
-    };
+}
+
+/// The catalogue's stored pair for `pair`: itself, or its inverse (`KRWUSD` → `USDKRW`).
+fn stored_pair(service: &MarketService, pair: &str) -> Option<(String, bool)> {
     if pair.len() != 6 || !pair.is_ascii() {
         return None;
     }
     let (base, quote) = pair.split_at(3);
     let inverse = format!("{quote}{base}");
-    if known(pair) {
+    if is_stored_pair(service, pair) {
         Some((pair.to_owned(), false))
-    } else if known(&inverse) {
+    } else if is_stored_pair(service, &inverse) {
         Some((inverse, true))
     } else {
         None
