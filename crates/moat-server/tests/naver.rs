@@ -189,22 +189,28 @@ async fn profile(State(p): State<Shared>, headers: HeaderMap) -> Response {
     Json(json!({"resultcode": "00", "message": "success", "response": response})).into_response()
 }
 
+/// Provider `naver` with the local Naver's log-in and token endpoints at `naver` and
+/// its profile API at `profile`.
+fn naver_provider(naver: &str, profile: &str) -> moat_server::accounts::OidcProviderConfig {
+    moat_server::accounts::OidcProviderConfig {
+        id: "naver".into(),
+        name: "네이버".into(),
+        preset: "naver".into(),
+        client_id: CLIENT_ID.into(),
+        client_secret: CLIENT_SECRET.into(),
+        authorize_url: format!("{naver}/oauth2.0/authorize"),
+        token_url: format!("{naver}/oauth2.0/token"),
+        profile_url: format!("{profile}/v1/nid/me"),
+        ..Default::default()
+    }
+}
+
 /// Moat with the local Naver as provider `naver`.
 async fn spawn_with_naver(naver: &str) -> TestApp {
-    let naver = naver.to_owned();
+    let provider = naver_provider(naver, naver);
     TestApp::spawn_with(TestDatabase::sqlite(), move |c| {
         c.accounts.signups_per_ip_per_hour = 1000;
-        c.accounts.oidc = vec![moat_server::accounts::OidcProviderConfig {
-            id: "naver".into(),
-            name: "네이버".into(),
-            preset: "naver".into(),
-            client_id: CLIENT_ID.into(),
-            client_secret: CLIENT_SECRET.into(),
-            authorize_url: format!("{naver}/oauth2.0/authorize"),
-            token_url: format!("{naver}/oauth2.0/token"),
-            profile_url: format!("{naver}/v1/nid/me"),
-            ..Default::default()
-        }];
+        c.accounts.oidc = vec![provider];
     })
     .await
 }
@@ -511,20 +517,9 @@ async fn an_unreachable_naver_is_a_failed_log_in_not_an_error_page() {
         format!("http://{}", l.local_addr().unwrap())
     };
     let (naver, provider) = start_naver().await;
-    let naver_for_config = naver.clone();
-    let closed_for_config = closed.clone();
+    let unreachable_profile = naver_provider(&naver, &closed);
     let app = TestApp::spawn_with(TestDatabase::sqlite(), move |c| {
-        c.accounts.oidc = vec![moat_server::accounts::OidcProviderConfig {
-            id: "naver".into(),
-            name: "네이버".into(),
-            preset: "naver".into(),
-            client_id: CLIENT_ID.into(),
-            client_secret: CLIENT_SECRET.into(),
-            authorize_url: format!("{naver_for_config}/oauth2.0/authorize"),
-            token_url: format!("{naver_for_config}/oauth2.0/token"),
-            profile_url: format!("{closed_for_config}/v1/nid/me"),
-            ..Default::default()
-        }];
+        c.accounts.oidc = vec![unreachable_profile];
     })
     .await;
     assert_eq!(log_in(&app).await, "/login#error=oidc_failed");
