@@ -19,6 +19,8 @@ pub struct AppState {
     pub assets: Arc<http::assets::Assets>,
     /// The live stream's topics and sockets (crate::hub).
     pub hub: Arc<crate::hub::Hub>,
+    /// Events to and from the other instances (crate::broker).
+    pub bus: Arc<crate::broker::Bus>,
     pub started_at: Instant,
     // The areas, one line each.
     pub accounts: crate::accounts::AccountsState,
@@ -34,21 +36,26 @@ impl AppState {
         storage: Arc<dyn Storage>,
         clock: Arc<dyn crate::clock::Clock>,
         install_id: String,
+        broker: Arc<dyn crate::broker::Broker>,
     ) -> anyhow::Result<Self> {
         let config = Arc::new(config);
+        let bus = crate::broker::Bus::new(broker);
         let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
+        hub.attach(&bus);
         // The areas, one line each (in the order they depend on each other).
         let accounts = crate::accounts::AccountsState::start(&config, storage.clone(), &hub, clock)
             .context("cannot set up accounts")?;
-        let market = crate::market::MarketState::start(&config, storage.clone(), &hub)
+        let market = crate::market::MarketState::start(&config, storage.clone(), &hub, &bus)
             .await
             .context("cannot load market data")?;
         let portfolio = crate::portfolio::PortfolioState::start(&config, storage.clone(), &market);
         let observability =
             crate::observability::ObservabilityState::start(&config, storage.clone(), install_id);
+        bus.start().await.context("cannot listen to the broker")?;
         Ok(Self {
             assets: Arc::new(http::assets::Assets::load(&config)),
             hub,
+            bus,
             config,
             storage,
             started_at: Instant::now(),
@@ -87,6 +94,17 @@ impl Application {
     pub async fn build_with_clock(
         config: Config,
         clock: Arc<dyn crate::clock::Clock>,
+    ) -> anyhow::Result<Self> {
+        let broker = connect_broker(&config).await?;
+        Self::build_on(config, clock, broker).await
+    }
+
+    /// [`Application::build_with_clock`] on a given broker (tests run two instances in
+    /// one process on one [`crate::broker::LocalBroker`]).
+    pub async fn build_on(
+        config: Config,
+        clock: Arc<dyn crate::clock::Clock>,
+        broker: Arc<dyn crate::broker::Broker>,
     ) -> anyhow::Result<Self> {
         let url = config.effective_database_url();
         if url.starts_with("sqlite:") {
@@ -131,7 +149,7 @@ impl Application {
         let listener = TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
-        let state = AppState::start(config, storage, clock, install_id).await?;
+        let state = AppState::start(config, storage, clock, install_id, broker).await?;
         state.spawn_jobs();
         Ok(Self { listener, state })
     }
@@ -153,6 +171,22 @@ impl Application {
     ) -> anyhow::Result<()> {
         launch(self.state, self.listener, shutdown).await
     }
+}
+
+/// The broker `broker_url` names: NATS, or the in-process one when it is empty.
+pub async fn connect_broker(config: &Config) -> anyhow::Result<Arc<dyn crate::broker::Broker>> {
+    if config.broker_url.is_empty() {
+        return Ok(Arc::new(crate::broker::LocalBroker::default()));
+    }
+    let nats = crate::broker::nats::NatsBroker::connect(&config.broker_url)
+        .await
+        .with_context(|| {
+            format!(
+                "cannot reach the broker {}",
+                crate::config::redact_url(&config.broker_url)
+            )
+        })?;
+    Ok(Arc::new(nats))
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves: the seam tests use. The

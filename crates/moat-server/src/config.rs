@@ -65,6 +65,9 @@ pub struct Config {
     /// read from `X-Forwarded-For` (crate::http::client_addr); from anyone else the
     /// header is ignored. Every per-address limit uses that address.
     pub trusted_proxies: Vec<String>,
+    /// The broker between instances (crate::broker): `nats://host:4222` for NATS
+    /// core publish/subscribe; empty for the in-process one of a single instance.
+    pub broker_url: String,
     /// The operator's contact address, shown to everyone on the settings page (`GET
     /// /api/meta`). Empty: no contact is shown.
     pub contact_email: String,
@@ -113,6 +116,7 @@ impl Default for Config {
             max_connections: 10_000,
             delayed_scripts: Vec::new(),
             trusted_proxies: Vec::new(),
+            broker_url: String::new(),
             contact_email: String::new(),
             accounts: AccountsConfig::default(),
             market: MarketConfig::default(),
@@ -143,6 +147,7 @@ const ENV_KEYS: &[&str] = &[
     "max_connections",
     "delayed_scripts",
     "trusted_proxies",
+    "broker_url",
     "contact_email",
 ];
 
@@ -392,6 +397,12 @@ impl Config {
                 "invalid value in `trusted_proxies`: {bad:?} must be an IP address or a CIDR (10.0.0.0/8)"
             )));
         }
+        if !self.broker_url.is_empty() && !self.broker_url.starts_with("nats://") {
+            return Err(ConfigError::key(
+                "broker_url",
+                "must be nats://host:port, or empty for a single instance",
+            ));
+        }
         for url in &self.delayed_scripts {
             if !(url.starts_with("https://") || url.starts_with('/')) {
                 return Err(ConfigError(format!(
@@ -517,6 +528,10 @@ delayed_scripts = []
 # per-address limits (log-in, sign-up, mail, the telemetry ingest) use that address.
 trusted_proxies = []
 
+# Several instances: the broker they share events through (docs/scale-out.md), e.g.
+# "nats://127.0.0.1:4222". Empty: one instance, events stay in the process.
+broker_url = ""
+
 # The operator's contact e-mail address, shown on the settings page. Empty: none.
 contact_email = ""
 
@@ -578,6 +593,7 @@ impl fmt::Debug for Config {
             .field("log_format", &self.log_format)
             .field("body_limit_bytes", &self.body_limit_bytes)
             .field("webview_host", &self.webview_host)
+            .field("broker_url", &redact_url(&self.broker_url))
             .field("contact_email", &self.contact_email)
             .field("accounts", &self.accounts)
             .field("market", &self.market)

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod broker;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod backup;
+pub mod cluster;
 pub mod market;
 pub mod observability;
 pub mod portfolio;
@@ -24,6 +25,7 @@ pub use accounts::{
     AccountsStorage, Consent, Identity, LegalDocument, LegalKind, MailToken, MailTokenKind,
     NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser, Ticket, TicketKind, User,
 };
+pub use cluster::ClusterStorage;
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use observability::ObservabilityStorage;
 pub use portfolio::{
@@ -127,7 +129,14 @@ impl Default for ConnectOptions {
 /// [`ObservabilityStorage`]).
 #[async_trait]
 pub trait Storage:
-    AccountsStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
+    AccountsStorage
+    + ClusterStorage
+    + MarketStorage
+    + PortfolioStorage
+    + ObservabilityStorage
+    + Send
+    + Sync
+    + 'static
 {
     fn backend(&self) -> Backend;
 

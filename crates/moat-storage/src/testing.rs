@@ -42,6 +42,17 @@ impl TestDatabase {
         }
     }
 
+    /// The same database for a second user (another instance in a test): it removes
+    /// nothing when dropped; the original still does.
+    pub fn shared(&self) -> Self {
+        Self {
+            url: self.url.clone(),
+            backend: self.backend,
+            _dir: None,
+            pg_drop: None,
+        }
+    }
+
     /// A fresh PostgreSQL database, or `None` (with a note on stderr) when
     /// `MOAT_TEST_POSTGRES_URL` is not set.
     pub async fn postgres() -> Option<Self> {

@@ -105,6 +105,13 @@ pub struct SetPremiumRequest {
 }
 
 #[derive(Deserialize, ToSchema)]
+pub struct SetBannedRequest {
+    /// `true` bans (every session ends and the member's sockets close on every
+    /// instance); `false` lifts the ban.
+    pub banned: bool,
+}
+
+#[derive(Deserialize, ToSchema)]
 pub struct OidcSignupRequest {
     /// The ticket from `/signup/social#ticket=…`.
     pub ticket: String,

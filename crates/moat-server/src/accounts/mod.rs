@@ -126,6 +126,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(me::change_password))
         .routes(routes!(users::get_user))
         .routes(routes!(users::set_premium))
+        .routes(routes!(users::set_banned))
         .routes(routes!(handlers::oidc::list_providers))
         .routes(routes!(handlers::oidc::start))
         .routes(routes!(

@@ -23,6 +23,12 @@ pub struct Readiness {
     database: &'static str,
     /// Number of applied migrations.
     migrations: usize,
+    /// `in-process` or `nats` (crate::broker).
+    broker: &'static str,
+    /// Whether the broker answers now. A broker that is down does not make the
+    /// instance unready: it serves from the database and catches up when the broker
+    /// is back (docs/scale-out.md).
+    broker_connected: bool,
 }
 
 /// The process is alive.
@@ -60,5 +66,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<ApiJson<Readiness>,
         status: "ready",
         database: state.storage.backend().as_str(),
         migrations: status.applied.len(),
+        broker: state.bus.broker_name(),
+        broker_connected: state.bus.connected(),
     }))
 }

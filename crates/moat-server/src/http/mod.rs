@@ -379,7 +379,8 @@ mod tests {
             ..config
         };
         let clock = Arc::new(crate::clock::SystemClock);
-        let state = AppState::start(config, storage, clock, String::new())
+        let broker = Arc::new(crate::broker::LocalBroker::default());
+        let state = AppState::start(config, storage, clock, String::new(), broker)
             .await
             .unwrap();
         let routes = Router::new()

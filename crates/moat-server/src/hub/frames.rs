@@ -74,7 +74,8 @@ impl<T: Serialize> PushFrame<'_, T> {
 }
 
 /// Why the server closed an authenticated socket: a WebSocket close code and reason.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Revocation {
     /// Logged out, password changed, the token expired or its session was revoked.
     SessionEnded,

@@ -17,6 +17,13 @@
 //! Authenticated sockets are registered by session so that a log-out, a password
 //! change, a ban or a deletion closes them at once ([`Hub::revoke_session`],
 //! [`Hub::revoke_member`]).
+//!
+//! Across instances (crate::broker): [`Hub::publish`] and the revocations also go out
+//! on the bus (channels `hub` and `revoke`), and what other instances publish is
+//! published here to this instance's subscribers ([`Hub::publish_local`], which areas
+//! use for what every instance computes itself, like simulated quotes). When the bus
+//! may have lost messages, every topic's subscribers get a `gap` frame (they re-fetch
+//! from the API) and every authenticated socket re-checks its session at once.
 
 pub mod frames;
 pub mod policy;
@@ -69,6 +76,9 @@ pub const SESSION_RECHECK_INTERVAL: Duration = Duration::from_secs(30);
 pub struct Pushed {
     pub seq: u64,
     pub frame: Utf8Bytes,
+    /// A `gap` announcement rather than a frame: each socket sends its own `gap` frame
+    /// (with the last `seq` it sent on the topic).
+    pub gap: bool,
 }
 
 struct Topic {
@@ -98,6 +108,31 @@ pub struct Hub {
     recheck_ms: AtomicU64,
     connections: Arc<Semaphore>,
     max_connections: usize,
+    /// The bus to other instances, once the server has one.
+    bus: std::sync::OnceLock<Arc<crate::broker::Bus>>,
+    /// Bumped when every authenticated socket must re-check its session now.
+    recheck_all: tokio::sync::watch::Sender<u64>,
+}
+
+/// The bus channel of the hub's publications.
+pub const HUB_CHANNEL: &str = "hub";
+/// The bus channel of revocations.
+pub const REVOKE_CHANNEL: &str = "revoke";
+
+/// A publication on the bus.
+#[derive(Serialize, serde::Deserialize)]
+struct Publication<'a, T> {
+    op: &'a str,
+    data: T,
+}
+
+/// A revocation on the bus (its topic is the member's id).
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum RevokeMessage {
+    Session { jti: String },
+    Member { member: i64, why: Revocation },
+    Renew { old: String, new: String },
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -115,7 +150,48 @@ impl Hub {
             recheck_ms: AtomicU64::new(SESSION_RECHECK_INTERVAL.as_millis() as u64),
             connections: Arc::new(Semaphore::new(max_connections)),
             max_connections,
+            bus: std::sync::OnceLock::new(),
+            recheck_all: tokio::sync::watch::channel(0).0,
         }
+    }
+
+    /// Joins the bus: publications and revocations go out on it, and other
+    /// instances' come in.
+    pub fn attach(self: &Arc<Self>, bus: &Arc<crate::broker::Bus>) {
+        if self.bus.set(bus.clone()).is_ok() {
+            bus.register(HUB_CHANNEL, Arc::new(HubChannel(Arc::downgrade(self))));
+            bus.register(
+                REVOKE_CHANNEL,
+                Arc::new(RevokeChannel(Arc::downgrade(self))),
+            );
+        }
+    }
+
+    fn on_bus(&self, channel: &'static str, topic: &str, data: &impl Serialize) {
+        if let Some(bus) = self.bus.get() {
+            bus.publish(channel, topic, data);
+        }
+    }
+
+    /// Tells every subscriber of every topic here that frames may have been lost.
+    pub fn announce_gaps(&self) {
+        let topics = lock(&self.topics);
+        for t in topics.values() {
+            let _ = t.tx.send(Arc::new(Pushed {
+                seq: t.last_seq,
+                frame: Utf8Bytes::from_static(""),
+                gap: true,
+            }));
+        }
+    }
+
+    /// Makes every authenticated socket re-check its session against the database now.
+    pub fn recheck_sessions(&self) {
+        self.recheck_all.send_modify(|n| *n += 1);
+    }
+
+    fn recheck_signal(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.recheck_all.subscribe()
     }
 
     /// Registers the policy of the topics starting with `prefix` (e.g. `"quote:"`).
@@ -158,9 +234,16 @@ impl Hub {
     }
 
     /// Publishes `{"op": op, "topic": topic, "seq": …, "data": data}` to the topic's
-    /// subscribers. Returns the frame's `seq`, or `None` when nobody subscribes (then
-    /// nothing is sent and no `seq` is used).
+    /// subscribers on every instance. Returns the frame's `seq` here, or `None` when
+    /// nobody subscribes here.
     pub fn publish(&self, topic: &str, op: &str, data: &impl Serialize) -> Option<u64> {
+        self.on_bus(HUB_CHANNEL, topic, &Publication { op, data });
+        self.publish_local(topic, op, data)
+    }
+
+    /// [`Hub::publish`] to this instance's subscribers only. Returns the frame's `seq`,
+    /// or `None` when nobody subscribes (then nothing is sent and no `seq` is used).
+    pub fn publish_local(&self, topic: &str, op: &str, data: &impl Serialize) -> Option<u64> {
         let mut topics = lock(&self.topics);
         let entry = topics.get_mut(topic)?;
         // Numbered and sent under the lock: subscribers see seqs in order.
@@ -173,7 +256,11 @@ impl Hub {
         }
         .text();
         entry.last_seq = seq;
-        let _ = entry.tx.send(Arc::new(Pushed { seq, frame }));
+        let _ = entry.tx.send(Arc::new(Pushed {
+            seq,
+            frame,
+            gap: false,
+        }));
         Some(seq)
     }
 
@@ -189,7 +276,11 @@ impl Hub {
             data,
         }
         .text();
-        Pushed { seq, frame }
+        Pushed {
+            seq,
+            frame,
+            gap: false,
+        }
     }
 
     /// The subscribed topics that start with `prefix`.
@@ -214,8 +305,17 @@ impl Hub {
     }
 
     /// Closes the sockets authenticated with session `jti` (log-out) with
-    /// [`Revocation::SessionEnded`].
+    /// [`Revocation::SessionEnded`], on every instance.
     pub fn revoke_session(&self, jti: &str) {
+        self.on_bus(
+            REVOKE_CHANNEL,
+            "session",
+            &RevokeMessage::Session { jti: jti.into() },
+        );
+        self.revoke_session_here(jti);
+    }
+
+    fn revoke_session_here(&self, jti: &str) {
         for s in lock(&self.sockets).values() {
             if s.session == jti {
                 let _ = s.close.try_send(Revocation::SessionEnded);
@@ -223,8 +323,18 @@ impl Hub {
         }
     }
 
-    /// Closes every socket authenticated as `member` (password change, ban, deletion).
+    /// Closes every socket authenticated as `member` (password change, ban, deletion),
+    /// on every instance.
     pub fn revoke_member(&self, member: i64, why: Revocation) {
+        self.on_bus(
+            REVOKE_CHANNEL,
+            "member",
+            &RevokeMessage::Member { member, why },
+        );
+        self.revoke_member_here(member, why);
+    }
+
+    fn revoke_member_here(&self, member: i64, why: Revocation) {
         for s in lock(&self.sockets).values() {
             if s.member == member {
                 let _ = s.close.try_send(why);
@@ -235,6 +345,18 @@ impl Hub {
     /// Moves the sockets of session `old` to session `new` of the same member (the
     /// old session ended because a new token replaced it, e.g. after a nickname change).
     pub fn renew_session(&self, old: &str, new: &str) {
+        self.on_bus(
+            REVOKE_CHANNEL,
+            "renew",
+            &RevokeMessage::Renew {
+                old: old.into(),
+                new: new.into(),
+            },
+        );
+        self.renew_session_here(old, new);
+    }
+
+    fn renew_session_here(&self, old: &str, new: &str) {
         for s in lock(&self.sockets).values_mut() {
             if s.session == old {
                 new.clone_into(&mut s.session);
@@ -269,6 +391,64 @@ impl Hub {
 
     fn forget_socket(&self, id: u64) {
         lock(&self.sockets).remove(&id);
+    }
+}
+
+/// The hub's publications from other instances.
+struct HubChannel(std::sync::Weak<Hub>);
+
+impl crate::broker::Channel for HubChannel {
+    fn deliver(
+        &self,
+        topic: &str,
+        data: &serde_json::value::RawValue,
+    ) -> Result<(), crate::broker::Rejected> {
+        use crate::broker::Rejected;
+        let hub = self.0.upgrade().ok_or(Rejected::UnknownChannel)?;
+        let p: Publication<'_, &serde_json::value::RawValue> =
+            serde_json::from_str(data.get()).map_err(|_| Rejected::BadData)?;
+        if p.op.is_empty() || p.op.len() > 32 {
+            return Err(Rejected::BadData);
+        }
+        // Only topics an area knows: a message can't make up a topic.
+        hub.policy(topic)
+            .and_then(|policy| policy.access(topic))
+            .ok_or(Rejected::UnknownTopic)?;
+        hub.publish_local(topic, p.op, &p.data);
+        Ok(())
+    }
+
+    fn reconcile(&self) {
+        if let Some(hub) = self.0.upgrade() {
+            hub.announce_gaps();
+        }
+    }
+}
+
+/// Revocations from other instances.
+struct RevokeChannel(std::sync::Weak<Hub>);
+
+impl crate::broker::Channel for RevokeChannel {
+    fn deliver(
+        &self,
+        _topic: &str,
+        data: &serde_json::value::RawValue,
+    ) -> Result<(), crate::broker::Rejected> {
+        use crate::broker::Rejected;
+        let hub = self.0.upgrade().ok_or(Rejected::UnknownChannel)?;
+        match serde_json::from_str(data.get()).map_err(|_| Rejected::BadData)? {
+            RevokeMessage::Session { jti } => hub.revoke_session_here(&jti),
+            RevokeMessage::Member { member, why } => hub.revoke_member_here(member, why),
+            RevokeMessage::Renew { old, new } => hub.renew_session_here(&old, &new),
+        }
+        Ok(())
+    }
+
+    /// A revocation may have been lost: every socket asks the database now.
+    fn reconcile(&self) {
+        if let Some(hub) = self.0.upgrade() {
+            hub.recheck_sessions();
+        }
     }
 }
 

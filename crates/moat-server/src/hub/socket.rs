@@ -121,7 +121,13 @@ async fn write_loop(
                 hub.prune();
                 (None, false)
             }
-            // Lagged: the frames missed are announced; the ones still kept follow.
+            // Lagged, or frames lost between instances: the frames missed are
+            // announced; the ones still kept follow.
+            Event::Push(topic, Ok(pushed)) if pushed.gap => {
+                let last_seq = sent.get(&topic).copied().unwrap_or(0);
+                let gap = ServerFrame::Gap { topic, last_seq };
+                (Some(Message::Text(gap.text())), false)
+            }
             Event::Push(topic, Err(_)) => {
                 let last_seq = sent.get(&topic).copied().unwrap_or(0);
                 let gap = ServerFrame::Gap { topic, last_seq };
@@ -241,6 +247,7 @@ async fn serve(
     let every = hub.session_recheck();
     let mut recheck_tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     recheck_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut recheck_now = hub.recheck_signal();
 
     let mut subscriptions: HashSet<String> = Default::default();
     let mut errors = 0usize;
@@ -256,7 +263,13 @@ async fn serve(
                 let _ = send(close_message(code, reason));
                 break;
             }
-            _ = recheck_tick.tick(), if acting.is_some() => {
+            // On the interval, or at once when the bus may have lost a revocation.
+            () = async {
+                tokio::select! {
+                    _ = recheck_tick.tick() => {}
+                    Ok(()) = recheck_now.changed() => {}
+                }
+            }, if acting.is_some() => {
                 if let Some(why) = recheck(&state, id, acting.unwrap_or_default()).await {
                     let (code, reason) = why.close();
                     let _ = send(close_message(code, reason));

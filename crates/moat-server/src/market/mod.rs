@@ -44,9 +44,18 @@ impl MarketState {
         config: &crate::Config,
         storage: Arc<dyn Storage>,
         hub: &Arc<Hub>,
+        bus: &Arc<crate::broker::Bus>,
     ) -> anyhow::Result<Self> {
+        let leases: Arc<dyn moat_storage::ClusterStorage> = storage.clone();
         let storage: Arc<dyn MarketStorage> = storage;
-        let service = MarketService::start(storage.clone(), &config.market, hub.clone()).await?;
+        let service = MarketService::start(
+            storage.clone(),
+            &config.market,
+            hub.clone(),
+            bus.clone(),
+            leases,
+        )
+        .await?;
         Ok(Self { service, storage })
     }
 

@@ -55,9 +55,10 @@ impl MarketService {
             .register(QUOTE_TOPIC, Arc::new(QuoteTopics(Arc::downgrade(self))));
     }
 
-    /// Publishes a quote to its topic's subscribers, if any.
+    /// Publishes a quote to its topic's subscribers here, if any (real quotes reach
+    /// the other instances on the market's own bus channel, service::cluster).
     pub(super) fn publish_quote(&self, quote: &Quote) {
-        self.hub().publish(
+        self.hub().publish_local(
             &topic_of(&quote.instrument_id),
             QUOTE_OP,
             &QuoteDto::from(quote),

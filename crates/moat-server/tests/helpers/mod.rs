@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod smtp;
+pub mod ws;
 
 use std::{future::Future, path::Path, sync::Arc, time::Duration};
 
@@ -48,6 +49,9 @@ where
         tokio::time::sleep(POLL_EVERY).await;
     }
 }
+
+/// The token key of [`TestApp::spawn_pair`]'s instances (base64 of 32 bytes).
+pub const PAIR_TOKEN_KEY: &str = "bW9hdC10ZXN0LXBhaXItdG9rZW4ta2V5LTMyLWJ5dGVzIQ==";
 
 pub struct TestApp {
     pub base: String,
@@ -100,6 +104,33 @@ impl TestApp {
         tweak: impl FnOnce(&mut Config),
         clock: Arc<dyn Clock>,
     ) -> Self {
+        let broker = Arc::new(moat_server::broker::LocalBroker::default());
+        Self::spawn_on(db, tweak, clock, broker).await
+    }
+
+    /// Two instances of one deployment: both on `db`, sharing events through one
+    /// in-process broker (as two processes would through NATS).
+    pub async fn spawn_pair(db: TestDatabase, tweak: impl Fn(&mut Config)) -> (Self, Self) {
+        let broker: Arc<dyn moat_server::broker::Broker> =
+            Arc::new(moat_server::broker::LocalBroker::default());
+        let shared = db.shared();
+        // One token key, as a deployment's instances share (MOAT_ACCOUNTS_TOKEN_KEY).
+        let tweak = |c: &mut Config| {
+            c.accounts.token_key = PAIR_TOKEN_KEY.into();
+            tweak(c);
+        };
+        let a = Self::spawn_on(db, tweak, Arc::new(SystemClock), broker.clone()).await;
+        let b = Self::spawn_on(shared, tweak, Arc::new(SystemClock), broker).await;
+        (a, b)
+    }
+
+    /// A server on `db` whose bus runs over `broker`.
+    pub async fn spawn_on(
+        db: TestDatabase,
+        tweak: impl FnOnce(&mut Config),
+        clock: Arc<dyn Clock>,
+        broker: Arc<dyn moat_server::broker::Broker>,
+    ) -> Self {
         let web = tempfile::tempdir().unwrap();
         write_web_build(web.path());
         let data = tempfile::tempdir().unwrap();
@@ -120,7 +151,7 @@ impl TestApp {
             ..Config::default()
         };
         tweak(&mut config);
-        let app = Application::build_with_clock(config, clock)
+        let app = Application::build_on(config, clock, broker)
             .await
             .expect("the app builds");
         let state = app.state().clone();

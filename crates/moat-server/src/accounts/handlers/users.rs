@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 
 use crate::{
     accounts::{
-        dto::{Me, PublicProfile, SetPremiumRequest},
+        dto::{Me, PublicProfile, SetBannedRequest, SetPremiumRequest},
         extract::Operator,
         service, AccountsState,
     },
@@ -46,4 +46,24 @@ pub async fn set_premium(
 ) -> Result<ApiJson<Me>, ApiError> {
     let me = service::set_premium(&state, user_id, body.premium).await?;
     Ok(ApiJson(me))
+}
+
+/// Bans a member or lifts the ban (operators only). A ban ends every session of the
+/// member and closes their live sockets on every instance.
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/ban", tag = "accounts", security(("bearer" = [])), extensions(("x-access" = json!("operator"))),
+    params(("user_id" = i64, Path)), request_body = SetBannedRequest, responses(
+    (status = 204, description = "Done"),
+    (status = 400, description = "`bad_request`: an operator banning themselves", body = ErrorBody),
+    (status = 401, body = ErrorBody),
+    (status = 403, description = "`forbidden`: not an operator", body = ErrorBody),
+    (status = 404, body = ErrorBody),
+))]
+pub async fn set_banned(
+    State(state): State<AccountsState>,
+    operator: Operator,
+    Path(user_id): Path<i64>,
+    ApiJson(body): ApiJson<SetBannedRequest>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    service::set_banned(&state, operator.0.user.id, user_id, body.banned).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }

@@ -118,6 +118,30 @@ pub async fn public_profile(
 }
 
 /// Turns member `user_id`'s premium flag on or off; answers their account.
+/// Bans a member (their sessions end and their sockets close on every instance) or
+/// lifts the ban (operators only; an operator cannot ban themselves).
+pub async fn set_banned(
+    state: &AccountsState,
+    operator: i64,
+    user_id: i64,
+    banned: bool,
+) -> Result<(), ApiError> {
+    if banned && operator == user_id {
+        return Err(ApiError::bad_request(
+            crate::http::error::ErrorCode::BadRequest,
+            "An operator cannot ban themselves.",
+        ));
+    }
+    let at = banned.then(|| state.auth.now_utc());
+    state.storage.set_banned(user_id, at).await?;
+    if banned {
+        state
+            .hub
+            .revoke_member(user_id, crate::hub::Revocation::Banned);
+    }
+    Ok(())
+}
+
 pub async fn set_premium(
     state: &AccountsState,
     user_id: i64,

@@ -97,7 +97,8 @@ impl MarketService {
     }
 
     /// Polls real providers for subscribed instruments every `poll_secs`, backing
-    /// off per market after failures.
+    /// off per market after failures, while this instance holds the polling lease
+    /// (service::cluster).
     async fn poll_real_providers(self: Arc<Self>) {
         let real: Vec<Market> = self
             .providers
@@ -108,12 +109,16 @@ impl MarketService {
         if real.is_empty() {
             return;
         }
+        tokio::spawn(self.clone().lease_loop());
         let mut backoff: HashMap<Market, (Duration, tokio::time::Instant)> = HashMap::new();
         let mut tick = tokio::time::interval(Duration::from_secs(self.config.poll_secs));
         loop {
             tick.tick().await;
+            if !self.is_quote_leader() && !self.renew_lease().await {
+                continue;
+            }
             let catalog = self.catalog();
-            for id in self.quote_topics() {
+            for id in self.instruments_to_poll() {
                 let Some(inst) = catalog.by_id.get(&id) else {
                     continue;
                 };

@@ -7,6 +7,7 @@
 
 mod candles;
 mod catalog;
+mod cluster;
 mod favorites;
 mod fx;
 mod history;
@@ -29,6 +30,7 @@ use moat_storage::MarketStorage;
 
 pub use candles::*;
 pub use catalog::*;
+pub use cluster::*;
 pub use favorites::*;
 pub use fx::*;
 pub use instruments::*;
@@ -54,6 +56,14 @@ pub struct MarketService {
     polled: RwLock<HashMap<InstrumentId, tokio::time::Instant>>,
     /// Where quotes are published (the hub lives in `AppState`).
     hub: Arc<Hub>,
+    /// Real-provider quotes to and from the other instances (service::cluster).
+    bus: Arc<crate::broker::Bus>,
+    /// The polling lease.
+    leases: Arc<dyn moat_storage::ClusterStorage>,
+    /// Whether this instance holds the polling lease.
+    leader: std::sync::atomic::AtomicBool,
+    /// Real instruments other instances watch, with when they last said so.
+    interest: std::sync::Mutex<HashMap<InstrumentId, tokio::time::Instant>>,
     config: MarketConfig,
 }
 
@@ -65,6 +75,8 @@ impl MarketService {
         storage: Arc<dyn MarketStorage>,
         config: &MarketConfig,
         hub: Arc<Hub>,
+        bus: Arc<crate::broker::Bus>,
+        leases: Arc<dyn moat_storage::ClusterStorage>,
     ) -> anyhow::Result<Arc<Self>> {
         let simulator = Simulator::default();
         let providers = providers_for(config, &simulator);
@@ -98,9 +110,14 @@ impl MarketService {
             quotes: RwLock::new(quotes),
             polled: RwLock::default(),
             hub,
+            bus,
+            leases,
+            leader: Default::default(),
+            interest: Default::default(),
             config: config.clone(),
         });
         service.register_topics();
+        service.register_channels();
         Ok(service)
     }
 

@@ -13,7 +13,9 @@ use crate::http::error::{ApiError, ErrorCode};
 impl MarketService {
     /// The latest quote: computed now for simulated instruments, else the last polled
     /// one while it is younger than `poll_secs`; an older one (or none) is asked for
-    /// again, and kept, marked stale, when the provider fails.
+    /// again, and kept, marked stale, when the provider fails. Only the instance
+    /// holding the polling lease asks the provider; another answers what the leader
+    /// shared and asks the leader to poll the instrument.
     pub async fn quote(&self, instrument: &Instrument) -> Option<Quote> {
         let now = Utc::now();
         if self.is_simulated(instrument) {
@@ -27,6 +29,11 @@ impl MarketService {
             .get(&instrument.id)
             .is_some_and(|at| at.elapsed() < Duration::from_secs(self.config.poll_secs));
         if known.is_some() && fresh {
+            return known;
+        }
+        if !self.is_quote_leader() && !self.renew_lease().await {
+            self.bus
+                .publish(super::INTEREST_CHANNEL, "ids", &[instrument.id.to_string()]);
             return known;
         }
         self.poll_quote(instrument, now).await.or(known)
@@ -69,7 +76,9 @@ impl MarketService {
                     .storage
                     .record_provider_success(market, slot.kind.as_str(), now)
                     .await;
-                self.accept_quote(quote.clone());
+                if self.accept_quote(quote.clone()) {
+                    self.share_quote(&quote);
+                }
                 Some(quote)
             }
             Err(e) => {
@@ -85,6 +94,7 @@ impl MarketService {
                 });
                 if let Some(q) = &stale {
                     self.publish_quote(q);
+                    self.share_quote(q);
                 }
                 drop(quotes);
                 stale
@@ -109,6 +119,15 @@ impl MarketService {
             quotes.insert(quote.instrument_id.clone(), quote);
         }
         changed
+    }
+
+    /// A real quote the leader polled, taken as if polled here.
+    pub(super) fn take_shared_quote(&self, quote: Quote) {
+        self.polled
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(quote.instrument_id.clone(), tokio::time::Instant::now());
+        self.accept_quote(quote);
     }
 
     /// Quotes of all instruments of one kind with the latest prices (for movers).
