@@ -15,6 +15,21 @@ if ! command -v chromium >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# The cluster test (crates/moat/tests/cluster.rs, through scripts/cluster.sh) runs two
+# instances behind Debian's HAProxy, sharing a nats-server.
+for pkg in haproxy nats-server; do
+  if ! command -v "$pkg" >/dev/null 2>&1; then
+    if [[ $(id -u) -eq 0 ]]; then
+      step "installing Debian's $pkg for the cluster test"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null \
+        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null; }
+    else
+      echo "moat: the cluster test needs $pkg. Install it with:" >&2
+      echo "  sudo apt-get install -y $pkg" >&2
+      exit 1
+    fi
+  fi
+done
 if [[ -z "${MOAT_TEST_POSTGRES_URL:-}" ]]; then
   echo "note: MOAT_TEST_POSTGRES_URL is not set; storage tests run on SQLite only."
   echo "      (e.g. MOAT_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test)"
