@@ -1,8 +1,16 @@
 //! Live-quote fan-out benchmark (prints figures, asserts nothing): the real `moat`
-//! binary with 150 instruments ticking once a second, and a load client in this process
-//! holding 2,000 WebSocket subscribers. Reports the delivery latency (receipt time minus
+//! binary with 150 instruments ticking once a second, and a load client holding 2,000
+//! WebSocket subscribers × 8 topics. Reports the delivery latency (receipt time minus
 //! the quote's `as_of`, which the simulator sets to the tick's second) as median and
-//! p99, frames delivered, and the server's resident memory before and under load.
+//! p99, frames delivered, and the servers' resident memory before and under load.
+//!
+//! Two runs, side by side:
+//! 1. **baseline**: one instance, the load client in this process and network
+//!    namespace (the set-up of earlier measurements);
+//! 2. **scale-out**: two instances sharing one database and a `nats-server`, the load
+//!    client connected directly to both (1,000 sockets each; HAProxy would need two
+//!    file descriptors per connection) and running in its own network namespace, over
+//!    a veth pair (root and `ip` needed; otherwise it runs here and says so).
 //!
 //! The instruments are crypto (they trade around the clock), so the figures do not
 //! depend on the time of day the benchmark runs.
@@ -28,6 +36,11 @@ const SUBSCRIBERS: usize = 2_000;
 /// Topics each subscriber watches (round-robin over the instruments).
 const TOPICS_PER_SUBSCRIBER: usize = 8;
 const MEASURE: Duration = Duration::from_secs(20);
+/// Set in the re-executed load client: the stream URLs to spread sockets over.
+const CLIENT_ENV: &str = "MOAT_BENCH_STREAM_CLIENT";
+/// The veth pair's addresses (host side, client namespace side).
+const HOST_ADDR: &str = "10.231.77.1";
+const CLIENT_ADDR: &str = "10.231.77.2";
 
 #[derive(serde::Deserialize)]
 struct PushFrame<'a> {
@@ -41,15 +54,23 @@ struct PushData<'a> {
     as_of: &'a str,
 }
 
-async fn seed(dir: &std::path::Path) -> Vec<InstrumentId> {
+fn instrument_ids() -> Vec<InstrumentId> {
+    (0..INSTRUMENTS)
+        .map(|i| format!("CRYPTO:BENCH{i:03}").parse().unwrap())
+        .collect()
+}
+
+async fn seed(dir: &std::path::Path) {
     let url = format!("sqlite://{}", dir.join("moat.db").display());
     let storage = moat_storage::connect(&url, &ConnectOptions::default())
         .await
         .unwrap();
     storage.migrate().await.unwrap();
-    let instruments: Vec<Instrument> = (0..INSTRUMENTS)
-        .map(|i| Instrument {
-            id: format!("CRYPTO:BENCH{i:03}").parse().unwrap(),
+    let instruments: Vec<Instrument> = instrument_ids()
+        .into_iter()
+        .enumerate()
+        .map(|(i, id)| Instrument {
+            id,
             kind: Kind::Crypto,
             board: None,
             currency: "USD".into(),
@@ -65,30 +86,39 @@ async fn seed(dir: &std::path::Path) -> Vec<InstrumentId> {
         .collect();
     storage.upsert_instruments(&instruments).await.unwrap();
     storage.close().await;
-    instruments.into_iter().map(|i| i.id).collect()
 }
 
-#[tokio::main]
-async fn main() {
-    let dir = tempfile::tempdir().unwrap();
-    let ids = seed(dir.path()).await;
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
-    let server = Server(
-        Command::new(env!("CARGO_BIN_EXE_moat"))
-            .args(["--port", &port.to_string(), "--data-dir"])
-            .arg(dir.path())
-            .env("MOAT_LOG_LEVEL", "warn")
-            .env("MOAT_MARKET_BACKFILL_YEARS", "0")
-            .env("MOAT_MARKET_MAX_STREAM_CONNECTIONS", "5000")
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("moat starts"),
-    );
-    let pid = server.0.id();
-    let base = format!("http://127.0.0.1:{port}");
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One `moat` process on `host:port` over the database in `dir`.
+fn start_moat(host: &str, port: u16, dir: &std::path::Path, broker: Option<&str>) -> Server {
+    let data = dir.join(format!("data-{port}"));
+    std::fs::create_dir_all(&data).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_moat"));
+    cmd.args(["--host", host, "--port", &port.to_string(), "--data-dir"])
+        .arg(&data)
+        .env(
+            "MOAT_DATABASE_URL",
+            format!("sqlite://{}", dir.join("moat.db").display()),
+        )
+        .env("MOAT_LOG_LEVEL", "warn")
+        .env("MOAT_MARKET_BACKFILL_YEARS", "0")
+        .env("MOAT_MARKET_MAX_STREAM_CONNECTIONS", "5000")
+        .env("MOAT_MAX_CONNECTIONS", "6000")
+        .stdout(Stdio::null());
+    if let Some(url) = broker {
+        cmd.env("MOAT_BROKER_URL", url);
+    }
+    Server(cmd.spawn().expect("moat starts"))
+}
+
+async fn wait_ready(base: &str) {
     let client = reqwest::Client::new();
     let started = Instant::now();
     while client.get(format!("{base}/readyz")).send().await.is_err() {
@@ -98,20 +128,29 @@ async fn main() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let idle = rss_mb(pid);
+}
 
+/// What the load client measured.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Measured {
+    connect_secs: f64,
+    latencies_ms: Vec<f64>,
+}
+
+/// The load client: [`SUBSCRIBERS`] sockets spread over `urls`, each watching
+/// [`TOPICS_PER_SUBSCRIBER`] topics; measures for [`MEASURE`] after a warm-up.
+async fn load(urls: &[String]) -> Measured {
+    let ids = instrument_ids();
     let latencies = Arc::new(Mutex::new(Vec::<f64>::with_capacity(1 << 20)));
     let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let ids = Arc::new(ids);
     let mut tasks = Vec::new();
     let connect_started = Instant::now();
     for n in 0..SUBSCRIBERS {
-        let url = format!("ws://127.0.0.1:{port}/api/stream");
+        let url = &urls[n % urls.len()];
         let topics: Vec<String> = (0..TOPICS_PER_SUBSCRIBER)
             .map(|k| format!("quote:{}", ids[(n * TOPICS_PER_SUBSCRIBER + k) % ids.len()]))
             .collect();
-        let (ws, _) = tokio_tungstenite::connect_async(&url)
+        let (ws, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("ws connects");
         let (mut tx, mut rx) = ws.split();
@@ -134,7 +173,7 @@ async fn main() {
                     continue;
                 }
                 // Only the fields needed, borrowed: the load client shares the
-                // server's two cores and should cost as little as it can.
+                // servers' two cores and should cost as little as it can.
                 let Ok(frame) = serde_json::from_str::<PushFrame>(&text) else {
                     continue;
                 };
@@ -158,35 +197,192 @@ async fn main() {
             latencies.lock().unwrap().append(&mut mine);
         }));
     }
-    println!(
-        "{SUBSCRIBERS} subscribers × {TOPICS_PER_SUBSCRIBER} topics over {INSTRUMENTS} instruments connected in {:.1} s",
-        connect_started.elapsed().as_secs_f64()
-    );
+    let connect_secs = connect_started.elapsed().as_secs_f64();
     tokio::time::sleep(Duration::from_secs(3)).await;
     measuring.store(true, std::sync::atomic::Ordering::Relaxed);
     tokio::time::sleep(MEASURE).await;
     measuring.store(false, std::sync::atomic::Ordering::Relaxed);
-    let loaded = rss_mb(pid);
-    drop(server);
-    for t in tasks {
-        let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+    for t in &tasks {
+        t.abort();
     }
-    let mut l = latencies.lock().unwrap().clone();
+    let latencies_ms = latencies.lock().unwrap().clone();
+    Measured {
+        connect_secs,
+        latencies_ms,
+    }
+}
+
+fn report(name: &str, m: Measured, idle: f64, loaded: f64) -> f64 {
+    let mut l = m.latencies_ms;
+    println!("{name}:");
+    println!(
+        "  {SUBSCRIBERS} subscribers × {TOPICS_PER_SUBSCRIBER} topics over {INSTRUMENTS} instruments connected in {:.1} s",
+        m.connect_secs
+    );
     if l.is_empty() {
-        println!("no quotes delivered");
-        return;
+        println!("  no quotes delivered");
+        return f64::NAN;
     }
     let expected = SUBSCRIBERS * TOPICS_PER_SUBSCRIBER * MEASURE.as_secs() as usize;
     println!(
-        "delivered {} quote frames in {} s ({:.0}/s; one per subscription per second would be {expected})",
+        "  delivered {} quote frames in {} s ({:.0}/s; one per subscription per second would be {expected})",
         l.len(),
         MEASURE.as_secs(),
         l.len() as f64 / MEASURE.as_secs_f64()
     );
+    let (p50, p99) = (percentile(&mut l, 0.5), percentile(&mut l, 0.99));
     println!(
-        "delivery latency (receipt − as_of): median {:.1} ms, p99 {:.1} ms (target p99 ≤ 100 ms)",
-        percentile(&mut l, 0.5),
-        percentile(&mut l, 0.99)
+        "  delivery latency (receipt − as_of): median {p50:.1} ms, p99 {p99:.1} ms (target p99 ≤ 100 ms)"
     );
-    println!("server resident memory: idle {idle:.1} MB, under load {loaded:.1} MB");
+    println!("  servers' resident memory: idle {idle:.1} MB, under load {loaded:.1} MB");
+    p99
+}
+
+/// A network namespace with a veth pair to this one, removed when dropped.
+struct Netns(String);
+
+impl Netns {
+    fn create() -> Option<Self> {
+        let name = format!("moatbench{}", std::process::id());
+        let host_if = format!("mbh{}", std::process::id() % 100_000);
+        let ns_if = format!("mbn{}", std::process::id() % 100_000);
+        let ip = |args: &[&str]| {
+            Command::new("ip")
+                .args(args)
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let ns = Self(name.clone());
+        let ok = ip(&["netns", "add", &name])
+            && ip(&[
+                "link", "add", &host_if, "type", "veth", "peer", "name", &ns_if,
+            ])
+            && ip(&["link", "set", &ns_if, "netns", &name])
+            && ip(&["addr", "add", &format!("{HOST_ADDR}/24"), "dev", &host_if])
+            && ip(&["link", "set", &host_if, "up"])
+            && ip(&[
+                "netns",
+                "exec",
+                &name,
+                "ip",
+                "addr",
+                "add",
+                &format!("{CLIENT_ADDR}/24"),
+                "dev",
+                &ns_if,
+            ])
+            && ip(&["netns", "exec", &name, "ip", "link", "set", &ns_if, "up"])
+            && ip(&["netns", "exec", &name, "ip", "link", "set", "lo", "up"]);
+        ok.then_some(ns)
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        // Deleting the namespace deletes its end of the veth pair, and so the pair.
+        let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
+    }
+}
+
+async fn baseline() -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path()).await;
+    let port = free_port();
+    let server = start_moat("127.0.0.1", port, dir.path(), None);
+    let pid = server.0.id();
+    wait_ready(&format!("http://127.0.0.1:{port}")).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let idle = rss_mb(pid);
+    let measured = load(&[format!("ws://127.0.0.1:{port}/api/stream")]).await;
+    let loaded = rss_mb(pid);
+    drop(server);
+    report(
+        "baseline: one instance, load client in this process",
+        measured,
+        idle,
+        loaded,
+    )
+}
+
+async fn scale_out() -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path()).await;
+    let netns = Netns::create();
+    let host = if netns.is_some() {
+        HOST_ADDR
+    } else {
+        "127.0.0.1"
+    };
+    let nats_port = free_port();
+    let _nats = Server(
+        Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &nats_port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server (apt-get install nats-server)"),
+    );
+    let nats = format!("nats://127.0.0.1:{nats_port}");
+    let (pa, pb) = (free_port(), free_port());
+    let a = start_moat(host, pa, dir.path(), Some(&nats));
+    let b = start_moat(host, pb, dir.path(), Some(&nats));
+    wait_ready(&format!("http://{host}:{pa}")).await;
+    wait_ready(&format!("http://{host}:{pb}")).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (ida, idb) = (a.0.id(), b.0.id());
+    let idle = rss_mb(ida) + rss_mb(idb);
+    let urls = vec![
+        format!("ws://{host}:{pa}/api/stream"),
+        format!("ws://{host}:{pb}/api/stream"),
+    ];
+    let (measured, loaded) = if let Some(ns) = &netns {
+        let client = tokio::process::Command::new("ip")
+            .args(["netns", "exec", &ns.0])
+            .arg(std::env::current_exe().unwrap())
+            .env(CLIENT_ENV, urls.join(","))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the load client starts in its namespace");
+        // Memory under load: read while the client measures.
+        let sampler = tokio::spawn(async move {
+            tokio::time::sleep(MEASURE).await;
+            rss_mb(ida) + rss_mb(idb)
+        });
+        let out = client.wait_with_output().await.unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("RESULT "))
+            .expect("the load client reports");
+        (serde_json::from_str(line).unwrap(), sampler.await.unwrap())
+    } else {
+        println!("(not root or no `ip`: the load client runs in this network namespace)");
+        let m = load(&urls).await;
+        (m, rss_mb(ida) + rss_mb(idb))
+    };
+    drop((a, b));
+    report(
+        if netns.is_some() {
+            "scale-out: two instances over NATS, load client in its own network namespace, 1,000 sockets each"
+        } else {
+            "scale-out: two instances over NATS, 1,000 sockets each"
+        },
+        measured,
+        idle,
+        loaded,
+    )
+}
+
+#[tokio::main]
+async fn main() {
+    if let Ok(urls) = std::env::var(CLIENT_ENV) {
+        let urls: Vec<String> = urls.split(',').map(str::to_owned).collect();
+        let m = load(&urls).await;
+        println!("RESULT {}", serde_json::to_string(&m).unwrap());
+        return;
+    }
+    let base = baseline().await;
+    let scaled = scale_out().await;
+    println!("p99 ratio, scale-out / baseline: {:.2}×", scaled / base);
 }

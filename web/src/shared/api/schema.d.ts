@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{user_id}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bans a member or lifts the ban (operators only). A ban ends every session of the
+         *     member and closes their live sockets on every instance.
+         */
+        put: operations["set_banned"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{user_id}/premium": {
         parameters: {
             query?: never;
@@ -1937,6 +1957,14 @@ export interface components {
          */
         Range: "1D" | "1W" | "1M" | "3M" | "1Y" | "5Y";
         Readiness: {
+            /** @description `in-process` or `nats` (crate::broker). */
+            broker: string;
+            /**
+             * @description Whether the broker answers now. A broker that is down does not make the
+             *     instance unready: it serves from the database and catches up when the broker
+             *     is back (docs/scale-out.md).
+             */
+            broker_connected: boolean;
             /** @description `sqlite` or `postgres`. */
             database: string;
             /** @description Number of applied migrations. */
@@ -2007,6 +2035,13 @@ export interface components {
             user_name?: string | null;
             /** @description What the person wrote: 1 to 4,000 characters (blank is refused). */
             verbatim: string;
+        };
+        SetBannedRequest: {
+            /**
+             * @description `true` bans (every session ends and the member's sockets close on every
+             *     instance); `false` lifts the ban.
+             */
+            banned: boolean;
         };
         SetPremiumRequest: {
             premium: boolean;
@@ -2280,6 +2315,64 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_banned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetBannedRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: an operator banning themselves */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
