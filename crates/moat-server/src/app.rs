@@ -198,10 +198,12 @@ pub async fn launch(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let storage = state.storage.clone();
+    let market = state.market.service.clone();
     let limits = crate::server::Limits::from_config(&state.config);
     let router = http::router(state);
     tracing::info!(addr = %listener.local_addr()?, "listening");
     crate::server::serve(listener, router, limits, shutdown).await;
+    market.release_lease().await;
     storage.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 /// A close that happens "at once" comes within this.
 const PROMPTLY: Duration = Duration::from_secs(2);
 
-async fn pair(db: TestDatabase) -> (TestApp, TestApp) {
+async fn pair(db: &TestDatabase) -> (TestApp, TestApp) {
     TestApp::spawn_pair(db, |c| c.accounts.signups_per_ip_per_hour = 1000).await
 }
 
@@ -40,7 +40,7 @@ async fn operator(app: &TestApp, email: &str) -> String {
 #[tokio::test]
 async fn a_socket_on_one_instance_hears_what_the_other_publishes() {
     for db in TestDatabase::all().await {
-        let (a, b) = pair(db).await;
+        let (a, b) = pair(&db).await;
         // The member's socket is on A; the operator changes the member through B.
         let (_token, id, mut socket) = member_socket(&a, "m@x.io", "member1").await;
         let topic = format!("member:{id}:account");
@@ -67,7 +67,7 @@ async fn a_socket_on_one_instance_hears_what_the_other_publishes() {
 #[tokio::test]
 async fn a_ban_or_a_log_out_through_one_instance_closes_sockets_on_the_other() {
     for db in TestDatabase::all().await {
-        let (a, b) = pair(db).await;
+        let (a, b) = pair(&db).await;
         // Socket checks of the session are far apart: only the bus can close it promptly.
         a.state.hub.set_session_recheck(Duration::from_secs(3600));
         let (token, id, mut on_a) = member_socket(&a, "m@x.io", "member1").await;
@@ -119,7 +119,8 @@ async fn login(app: &TestApp, email: &str) -> String {
 
 #[tokio::test]
 async fn the_ban_endpoint_is_for_operators_and_checks_its_target() {
-    let (a, _b) = pair(TestDatabase::sqlite()).await;
+    let db = TestDatabase::sqlite();
+    let (a, _b) = pair(&db).await;
     let op = operator(&a, "op@x.io").await;
     let op_id = user_id(&a, &op).await;
     let member = signup(&a, "m@x.io", "member1").await;
@@ -185,7 +186,8 @@ async fn inject(app: &TestApp, subject: &str, payload: &str) {
 
 #[tokio::test]
 async fn malformed_or_unknown_broker_messages_are_refused_and_change_nothing() {
-    let (a, _b) = pair(TestDatabase::sqlite()).await;
+    let db = TestDatabase::sqlite();
+    let (a, _b) = pair(&db).await;
     let (_token, id, mut socket) = member_socket(&a, "m@x.io", "member1").await;
     let topic = format!("member:{id}:account");
     subscribe(&mut socket, &topic).await;
@@ -249,7 +251,8 @@ async fn malformed_or_unknown_broker_messages_are_refused_and_change_nothing() {
 
 #[tokio::test]
 async fn a_lost_broker_message_sends_the_subscribers_a_gap_frame() {
-    let (a, _b) = pair(TestDatabase::sqlite()).await;
+    let db = TestDatabase::sqlite();
+    let (a, _b) = pair(&db).await;
     let (_token, id, mut socket) = member_socket(&a, "m@x.io", "member1").await;
     let topic = format!("member:{id}:account");
     subscribe(&mut socket, &topic).await;
@@ -278,7 +281,7 @@ async fn a_lost_broker_message_sends_the_subscribers_a_gap_frame() {
 #[tokio::test]
 async fn a_reconnected_broker_makes_every_socket_recheck_its_session_at_once() {
     for db in TestDatabase::all().await {
-        let (a, _b) = pair(db).await;
+        let (a, _b) = pair(&db).await;
         a.state.hub.set_session_recheck(Duration::from_secs(3600));
         let (_token, id, mut socket) = member_socket(&a, "m@x.io", "member1").await;
         // Banned in the database while the broker was away (another process).
@@ -299,7 +302,8 @@ async fn a_reconnected_broker_makes_every_socket_recheck_its_session_at_once() {
 
 #[tokio::test]
 async fn the_readiness_check_names_the_broker() {
-    let (a, _b) = pair(TestDatabase::sqlite()).await;
+    let db = TestDatabase::sqlite();
+    let (a, _b) = pair(&db).await;
     let ready: Value = a.get("/readyz").await.json().await.unwrap();
     assert_eq!(ready["broker"], "in-process");
     assert_eq!(ready["broker_connected"], true);
@@ -420,5 +424,62 @@ async fn many_instances_asking_for_the_lease_at_once_get_one_holder() {
             held += usize::from(t.await.unwrap());
         }
         assert_eq!(held, 1);
+    }
+}
+
+#[tokio::test]
+async fn real_quotes_are_polled_by_the_lease_holder_alone_and_reach_the_other_instance() {
+    for db in TestDatabase::all().await {
+        let yahoo = helpers::yahoo::FakeYahoo::start().await;
+        let url = yahoo.url.clone();
+        let (a, b) = TestApp::spawn_pair(&db, move |c| {
+            c.market.us = "yahoo".into();
+            c.market.yahoo_url = url.clone();
+            c.market.poll_secs = 1;
+        })
+        .await;
+        let leader_of = |a: &TestApp, b: &TestApp| {
+            (
+                a.state.market.service.is_quote_leader(),
+                b.state.market.service.is_quote_leader(),
+            )
+        };
+        helpers::wait_until("one instance holds the quote lease", || async {
+            matches!(leader_of(&a, &b), (true, false) | (false, true))
+        })
+        .await;
+        let (leader, follower) = if leader_of(&a, &b).0 { (a, b) } else { (b, a) };
+        // A socket on the follower watches a real instrument: the leader polls it and
+        // the follower passes its quote on.
+        let mut socket = connect(&follower).await;
+        subscribe(&mut socket, "quote:NASDAQ:AAPL").await;
+        let quote = until_op(&mut socket, "quote").await;
+        assert_eq!(quote["data"]["price"], "189.43", "{quote}");
+        assert_eq!(quote["data"]["source"], "yahoo");
+        let r: Value = follower
+            .get("/api/instruments/NASDAQ:AAPL/quote")
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(r["price"], "189.43");
+        assert_eq!(
+            follower.state.market.service.provider_requests(),
+            0,
+            "the follower polls nothing"
+        );
+        assert!(leader.state.market.service.provider_requests() > 0);
+        // The leader stops cleanly: it gives the lease up and the other takes over.
+        leader.stop().await.unwrap();
+        helpers::wait_until("the other instance takes the lease", || async {
+            follower.state.market.service.is_quote_leader()
+        })
+        .await;
+        let before = yahoo.requests.load(std::sync::atomic::Ordering::SeqCst);
+        helpers::wait_until("the new leader polls", || async {
+            yahoo.requests.load(std::sync::atomic::Ordering::SeqCst) > before
+        })
+        .await;
+        assert!(follower.state.market.service.provider_requests() > 0);
     }
 }

@@ -85,6 +85,27 @@ impl SqlStorage<Sqlite> {
     }
 }
 
+/// An exclusive lock on `<database>.migrate-lock`, held until the file is dropped;
+/// `None` for an in-memory database.
+async fn migration_lock(db: &std::path::Path) -> Result<Option<std::fs::File>, StorageError> {
+    let name = db.as_os_str();
+    if name.is_empty() || name == ":memory:" || db.to_string_lossy().contains("mode=memory") {
+        return Ok(None);
+    }
+    let mut lock = db.as_os_str().to_owned();
+    lock.push(".migrate-lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(std::path::PathBuf::from(lock))
+        .map_err(|e| StorageError::Database(sqlx::Error::Io(e)))?;
+    tokio::task::spawn_blocking(move || file.lock().map(|()| Some(file)))
+        .await
+        .map_err(|e| StorageError::Database(sqlx::Error::Io(std::io::Error::other(e))))?
+        .map_err(|e| StorageError::Database(sqlx::Error::Io(e)))
+}
+
 /// Mode of the database file and its `-wal`, `-shm` and `-journal` files: the owner's
 /// only (they hold password hashes and sessions).
 #[cfg(unix)]
@@ -137,6 +158,10 @@ impl Storage for SqliteStorage {
 
     async fn migrate(&self) -> Result<(), StorageError> {
         let _db = crate::probe::op("migrate");
+        // sqlx takes no lock on SQLite (it does on PostgreSQL): two processes starting
+        // at once on a new file would both run the first migration. A lock on a file
+        // beside the database makes them take turns; the second finds them applied.
+        let _turn = migration_lock(self.pool.connect_options().get_filename()).await?;
         MIGRATOR.run(&self.pool).await?;
         Ok(())
     }

@@ -5,6 +5,7 @@
 
 pub mod smtp;
 pub mod ws;
+pub mod yahoo;
 
 use std::{future::Future, path::Path, sync::Arc, time::Duration};
 
@@ -108,12 +109,13 @@ impl TestApp {
         Self::spawn_on(db, tweak, clock, broker).await
     }
 
-    /// Two instances of one deployment: both on `db`, sharing events through one
-    /// in-process broker (as two processes would through NATS).
-    pub async fn spawn_pair(db: TestDatabase, tweak: impl Fn(&mut Config)) -> (Self, Self) {
+    /// Two instances of one deployment: both on `db` (which the caller keeps, so that
+    /// either may stop), sharing events through one in-process broker (as two
+    /// processes would through NATS).
+    pub async fn spawn_pair(db: &TestDatabase, tweak: impl Fn(&mut Config)) -> (Self, Self) {
         let broker: Arc<dyn moat_server::broker::Broker> =
             Arc::new(moat_server::broker::LocalBroker::default());
-        let shared = db.shared();
+        let (db, shared) = (db.shared(), db.shared());
         // One token key, as a deployment's instances share (MOAT_ACCOUNTS_TOKEN_KEY).
         let tweak = |c: &mut Config| {
             c.accounts.token_key = PAIR_TOKEN_KEY.into();

@@ -54,8 +54,31 @@ impl MarketService {
         self.leader.load(Ordering::Relaxed)
     }
 
+    /// Quotes this instance asked of real providers since it started.
+    pub fn provider_requests(&self) -> u64 {
+        self.provider_requests.load(Ordering::Relaxed)
+    }
+
+    /// Gives the polling lease up (a clean stop), so that another instance takes over
+    /// at its next renewal rather than when the lease runs out.
+    pub async fn release_lease(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        if self.leader.swap(false, Ordering::Relaxed) {
+            if let Err(e) = self
+                .leases
+                .release_lease(QUOTE_LEASE, self.bus.origin())
+                .await
+            {
+                tracing::warn!(error = %e, "cannot release the quote lease");
+            }
+        }
+    }
+
     /// Takes or renews the polling lease; returns whether this instance holds it.
     pub(super) async fn renew_lease(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return false;
+        }
         let now = chrono::Utc::now().timestamp_millis();
         let held = match self
             .leases
@@ -86,7 +109,7 @@ impl MarketService {
     pub(super) async fn lease_loop(self: Arc<Self>) {
         let mut tick = tokio::time::interval(LEASE_RENEW_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
+        while !self.stopped.load(Ordering::Relaxed) {
             tick.tick().await;
             if !self.renew_lease().await {
                 self.send_interest();

@@ -64,6 +64,10 @@ pub struct MarketService {
     leader: std::sync::atomic::AtomicBool,
     /// Real instruments other instances watch, with when they last said so.
     interest: std::sync::Mutex<HashMap<InstrumentId, tokio::time::Instant>>,
+    /// Quotes asked of real providers by this instance.
+    provider_requests: std::sync::atomic::AtomicU64,
+    /// Set when the server stops: the lease is given up and never taken again.
+    stopped: std::sync::atomic::AtomicBool,
     config: MarketConfig,
 }
 
@@ -114,6 +118,8 @@ impl MarketService {
             leases,
             leader: Default::default(),
             interest: Default::default(),
+            provider_requests: Default::default(),
+            stopped: Default::default(),
             config: config.clone(),
         });
         service.register_topics();

@@ -70,6 +70,8 @@ impl MarketService {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .insert(instrument.id.clone(), tokio::time::Instant::now());
+        self.provider_requests
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match slot.provider.quote(instrument, now).await {
             Ok(quote) => {
                 let _ = self
