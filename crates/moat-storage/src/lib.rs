@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod backup;
+pub mod limits;
 pub mod market;
 pub mod observability;
 pub mod portfolio;
@@ -24,6 +25,7 @@ pub use accounts::{
     AccountsStorage, Consent, Identity, LegalDocument, LegalKind, MailToken, MailTokenKind,
     NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser, Ticket, TicketKind, User,
 };
+pub use limits::{Limited, LimitsStorage, LoginRule};
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use observability::ObservabilityStorage;
 pub use portfolio::{
@@ -124,10 +126,17 @@ impl Default for ConnectOptions {
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
 /// operations are a sub-trait (accounts: [`AccountsStorage`], market data:
 /// [`MarketStorage`], portfolios: [`PortfolioStorage`], recorded sessions:
-/// [`ObservabilityStorage`]).
+/// [`ObservabilityStorage`], limits shared by instances: [`LimitsStorage`]).
 #[async_trait]
 pub trait Storage:
-    AccountsStorage + MarketStorage + PortfolioStorage + ObservabilityStorage + Send + Sync + 'static
+    AccountsStorage
+    + MarketStorage
+    + PortfolioStorage
+    + ObservabilityStorage
+    + LimitsStorage
+    + Send
+    + Sync
+    + 'static
 {
     fn backend(&self) -> Backend;
 

@@ -41,6 +41,11 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     /// first statement on.
     const BEGIN_WRITE: &'static str;
 
+    /// What a `SELECT` ends with to lock the rows it reads until the transaction ends:
+    /// `FOR UPDATE` in PostgreSQL; nothing in SQLite, whose write transaction
+    /// ([`Sql::BEGIN_WRITE`]) already holds the whole database.
+    const FOR_UPDATE: &'static str;
+
     /// The aggregate that turns a range of `daily_candles` rows into one JSON text:
     /// an array of `[date, open, high, low, close, volume]` ordered by date.
     const CANDLES_JSON: &'static str;

@@ -65,6 +65,17 @@ impl TestDatabase {
         })
     }
 
+    /// Another handle on this database (a second instance's, or a restarted one's),
+    /// which does not remove it: the original does, so it must outlive this one.
+    pub fn same(&self) -> Self {
+        Self {
+            url: self.url.clone(),
+            backend: self.backend,
+            _dir: None,
+            pg_drop: None,
+        }
+    }
+
     /// Every backend available to this test run: SQLite always, PostgreSQL when set.
     pub async fn all() -> Vec<Self> {
         let mut dbs = vec![Self::sqlite()];
