@@ -165,7 +165,13 @@ pub async fn handle(
     bytes: &[u8],
 ) -> Result<Value, GqlError> {
     let observe: &Observe = &state.observe;
-    if observe.ip_budgets.charge(ip, bytes.len() as u64).is_err() {
+    if let Err(e) = observe.ip_budgets.charge(ip, bytes.len() as u64).await {
+        if let limits::BudgetError::Failed(e) = e {
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "the ingest's budget cannot be read"
+            );
+        }
         return Err(GqlError::quota());
     }
     if limits::json_depth(bytes) > limits::MAX_JSON_DEPTH {
