@@ -916,16 +916,17 @@ mod tests {
     #[tokio::test]
     async fn a_window_limiter_refuses_past_its_limit_until_the_oldest_event_leaves() {
         let clock = Arc::new(ManualClock::starting_now());
-        let mut windows: Vec<(Arc<dyn WindowLimit>, Option<TestDatabase>, Arc<ManualClock>)> =
-            vec![(
-                Arc::new(WindowLimiter::new(
-                    2,
-                    Duration::from_secs(60),
-                    clock.clone(),
-                )),
-                None,
-                clock,
-            )];
+        /// A window limiter, the database it keeps (if any) and its clock.
+        type Window = (Arc<dyn WindowLimit>, Option<TestDatabase>, Arc<ManualClock>);
+        let mut windows: Vec<Window> = vec![(
+            Arc::new(WindowLimiter::new(
+                2,
+                Duration::from_secs(60),
+                clock.clone(),
+            )),
+            None,
+            clock,
+        )];
         for db in TestDatabase::all().await {
             let clock = Arc::new(ManualClock::starting_now());
             let storage: Arc<dyn Storage> = db.storage().await;
