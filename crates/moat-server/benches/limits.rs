@@ -54,8 +54,8 @@ async fn measure(limiter: &dyn Limiter, run: u32) -> (Duration, Duration) {
     (percentile(&times, 0.50), percentile(&times, 0.99))
 }
 
-fn ms(d: Duration) -> String {
-    format!("{:.3}", d.as_secs_f64() * 1e3)
+fn us(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1e6)
 }
 
 #[tokio::main]
@@ -85,16 +85,16 @@ async fn main() {
     );
     println!(
         "{:<11} {:>9} {:>9} {:>16} {:>16}",
-        "limiter", "p50 ms", "p99 ms", "added p50 ms", "added p99 ms"
+        "limiter", "p50 µs", "p99 µs", "added p50 µs", "added p99 µs"
     );
     for (name, (p50, p99)) in &rows {
         println!(
             "{:<11} {:>9} {:>9} {:>16} {:>16}",
             name,
-            ms(*p50),
-            ms(*p99),
-            ms(p50.saturating_sub(mem_p50)),
-            ms(p99.saturating_sub(mem_p99)),
+            us(*p50),
+            us(*p99),
+            us(p50.saturating_sub(mem_p50)),
+            us(p99.saturating_sub(mem_p99)),
         );
     }
     if postgres.is_none() {

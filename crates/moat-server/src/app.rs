@@ -66,7 +66,8 @@ impl AppState {
 }
 
 impl AppState {
-    /// Starts the areas' background jobs (one line per area that has some).
+    /// Starts the sweep of the shared limits' dead rows, then the areas' background
+    /// jobs (one line per area that has some).
     pub fn spawn_jobs(&self) {
         crate::shared_limits::spawn(self.storage.clone(), self.accounts.auth.clock.clone());
         self.market.spawn_jobs();

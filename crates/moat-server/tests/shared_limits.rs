@@ -147,3 +147,60 @@ async fn a_restarted_server_still_refuses() {
     drop(restarted);
     drop(db);
 }
+
+#[tokio::test]
+async fn when_the_limits_cannot_be_read_attempts_are_refused_not_let_through() {
+    for db in TestDatabase::all().await {
+        let backend = db.backend;
+        let clock = Arc::new(ManualClock::starting_now());
+        let app = instance(db.same(), &clock).await;
+        signup(&app, "ant@x.io", "ant").await;
+        // The limits' tables are gone behind the servers' back.
+        db.execute_raw(
+            "DROP TABLE limit_failures; DROP TABLE limit_windows; DROP TABLE limit_budgets",
+        )
+        .await;
+        let r = login(&app, "ant@x.io", PASSWORD).await;
+        assert_error(r, 500, "internal_error").await;
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/auth/signup",
+            None,
+            Some(json!({"email": "bee@x.io", "password": PASSWORD, "nickname": "bee"})),
+        )
+        .await;
+        assert_error(r, 500, "internal_error").await;
+        let r = send(
+            &app,
+            Method::POST,
+            "/api/feedback",
+            None,
+            Some(json!({"verbatim": "hello"})),
+        )
+        .await;
+        assert_error(r, 500, "internal_error").await;
+        // The ingest answers "busy, retry later".
+        let r = app
+            .client
+            .post(app.url("/v1/traces"))
+            .header("content-type", "application/json")
+            .body(json!({"resourceSpans": []}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 503, "{backend:?}");
+        assert!(r.headers().contains_key("retry-after"));
+        let body = json!({"operationName": "initializeSession", "query": "mutation initializeSession { x }", "variables": {}});
+        let r = app
+            .client
+            .post(app.url("/public"))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 503, "{backend:?}");
+        drop(app);
+    }
+}

@@ -165,14 +165,17 @@ pub async fn handle(
     bytes: &[u8],
 ) -> Result<Value, GqlError> {
     let observe: &Observe = &state.observe;
-    if let Err(e) = observe.ip_budgets.charge(ip, bytes.len() as u64).await {
-        if let limits::BudgetError::Failed(e) = e {
+    match observe.ip_budgets.charge(ip, bytes.len() as u64).await {
+        Ok(()) => {}
+        Err(limits::BudgetError::Spent(_)) => return Err(GqlError::quota()),
+        Err(limits::BudgetError::Failed(e)) => {
+            // Its database is failing: the push could not be stored either; retry later.
             tracing::warn!(
                 error = format!("{e:#}"),
                 "the ingest's budget cannot be read"
             );
+            return Err(GqlError::busy());
         }
-        return Err(GqlError::quota());
     }
     if limits::json_depth(bytes) > limits::MAX_JSON_DEPTH {
         return Err(DecodeError::TooDeep.into());
