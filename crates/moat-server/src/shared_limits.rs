@@ -49,7 +49,47 @@ pub fn spawn(storage: Arc<dyn LimitsStorage>, clock: Arc<dyn Clock>) {
 
 #[cfg(test)]
 mod tests {
+    use moat_storage::{testing::TestDatabase, Limited};
+
     use super::*;
+    use crate::clock::ManualClock;
+
+    #[tokio::test]
+    async fn a_sweep_deletes_what_has_expired_by_the_clock_and_keeps_the_rest() {
+        for db in TestDatabase::all().await {
+            let storage = db.storage().await;
+            let clock = ManualClock::starting_now();
+            let now = clock.unix_millis();
+            for key in ["a", "b", "c"] {
+                let charged = storage
+                    .charge_budget(key, 1, 10, 60_000, now)
+                    .await
+                    .unwrap();
+                assert_eq!(charged, Limited::Granted(()));
+            }
+            let later = now + 30_000;
+            storage
+                .charge_budget("d", 1, 10, 60_000, later)
+                .await
+                .unwrap();
+            assert_eq!(sweep(storage.as_ref(), &clock).await.unwrap(), 0);
+            clock.advance(Duration::from_secs(60));
+            assert_eq!(
+                sweep(storage.as_ref(), &clock).await.unwrap(),
+                3,
+                "{:?}",
+                db.backend
+            );
+            // "d" is still counted: its window has 30 s left.
+            assert_eq!(
+                storage
+                    .charge_budget("d", 10, 10, 60_000, clock.unix_millis())
+                    .await
+                    .unwrap(),
+                Limited::Wait(30_000)
+            );
+        }
+    }
 
     #[test]
     fn the_sweep_runs_every_five_minutes_in_bounded_batches() {
