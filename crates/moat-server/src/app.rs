@@ -43,14 +43,19 @@ impl AppState {
         let hub = Arc::new(crate::hub::Hub::new(config.market.max_stream_connections));
         hub.attach(&bus);
         // The areas, one line each (in the order they depend on each other).
-        let accounts = crate::accounts::AccountsState::start(&config, storage.clone(), &hub, clock)
-            .context("cannot set up accounts")?;
+        let accounts =
+            crate::accounts::AccountsState::start(&config, storage.clone(), &hub, clock.clone())
+                .context("cannot set up accounts")?;
         let market = crate::market::MarketState::start(&config, storage.clone(), &hub, &bus)
             .await
             .context("cannot load market data")?;
         let portfolio = crate::portfolio::PortfolioState::start(&config, storage.clone(), &market);
-        let observability =
-            crate::observability::ObservabilityState::start(&config, storage.clone(), install_id);
+        let observability = crate::observability::ObservabilityState::start(
+            &config,
+            storage.clone(),
+            install_id,
+            clock.clone(),
+        );
         bus.start().await.context("cannot listen to the broker")?;
         Ok(Self {
             assets: Arc::new(http::assets::Assets::load(&config)),
@@ -68,8 +73,10 @@ impl AppState {
 }
 
 impl AppState {
-    /// Starts the areas' background jobs (one line per area that has some).
+    /// Starts the sweep of the shared limits' dead rows, then the areas' background
+    /// jobs (one line per area that has some).
     pub fn spawn_jobs(&self) {
+        crate::shared_limits::spawn(self.storage.clone(), self.accounts.auth.clock.clone());
         self.market.spawn_jobs();
         self.observability.spawn_jobs();
     }

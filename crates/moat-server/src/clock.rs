@@ -24,6 +24,29 @@ pub trait Clock: Send + Sync + fmt::Debug + 'static {
     fn unix_secs(&self) -> i64 {
         self.now_utc().timestamp()
     }
+
+    /// Now, in Unix milliseconds (the shared limits' stored times).
+    fn unix_millis(&self) -> i64 {
+        unix_millis(self.now())
+    }
+}
+
+/// `at` in Unix milliseconds (negative before 1970).
+pub fn unix_millis(at: SystemTime) -> i64 {
+    match at.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_millis()).unwrap_or(i64::MAX),
+    }
+}
+
+/// The time `ms` Unix milliseconds name.
+pub fn from_unix_millis(ms: i64) -> SystemTime {
+    let span = Duration::from_millis(ms.unsigned_abs());
+    if ms >= 0 {
+        SystemTime::UNIX_EPOCH + span
+    } else {
+        SystemTime::UNIX_EPOCH - span
+    }
 }
 
 /// The system's clock.
@@ -101,5 +124,13 @@ mod tests {
             "whole seconds, rounded down"
         );
         assert_eq!(clock.now_utc().timestamp_millis(), 1_800_000_002_500);
+        assert_eq!(clock.unix_millis(), 1_800_000_002_500);
+    }
+
+    #[test]
+    fn unix_millis_round_trip_on_both_sides_of_1970() {
+        for ms in [0, 1, 1_800_000_002_500, -1500] {
+            assert_eq!(unix_millis(from_unix_millis(ms)), ms);
+        }
     }
 }

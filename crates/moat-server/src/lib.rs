@@ -16,6 +16,7 @@ pub mod member_data;
 pub mod observability;
 pub mod portfolio;
 pub mod server;
+pub mod shared_limits;
 
 pub use app::{launch, AppState, Application};
 pub use config::Config;

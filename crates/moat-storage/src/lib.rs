@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod backup;
 pub mod cluster;
+pub mod limits;
 pub mod market;
 pub mod observability;
 pub mod portfolio;
@@ -26,6 +27,7 @@ pub use accounts::{
     NewIdentity, NewUser, PendingLogin, Role, Session, SessionWithUser, Ticket, TicketKind, User,
 };
 pub use cluster::ClusterStorage;
+pub use limits::{Limited, LimitsStorage, LoginRule};
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
 pub use observability::ObservabilityStorage;
 pub use portfolio::{
@@ -126,7 +128,8 @@ impl Default for ConnectOptions {
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
 /// operations are a sub-trait (accounts: [`AccountsStorage`], market data:
 /// [`MarketStorage`], portfolios: [`PortfolioStorage`], recorded sessions:
-/// [`ObservabilityStorage`]).
+/// [`ObservabilityStorage`]; shared by instances: limits [`LimitsStorage`], leases
+/// [`ClusterStorage`]).
 #[async_trait]
 pub trait Storage:
     AccountsStorage
@@ -134,6 +137,7 @@ pub trait Storage:
     + MarketStorage
     + PortfolioStorage
     + ObservabilityStorage
+    + LimitsStorage
     + Send
     + Sync
     + 'static

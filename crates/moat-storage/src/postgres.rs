@@ -21,6 +21,9 @@ pub type PostgresStorage = SqlStorage<Postgres>;
 impl Sql for Postgres {
     /// The ledger's first statement locks the portfolio's row, which serialises writers.
     const BEGIN_WRITE: &'static str = "BEGIN";
+    const FOR_UPDATE: &'static str = "FOR UPDATE";
+    const FOR_UPDATE_SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
+    const RELAXED_COMMIT: &'static str = "SET LOCAL synchronous_commit = off";
     const CANDLES_JSON: &'static str =
         "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text";
 

@@ -41,6 +41,21 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     /// first statement on.
     const BEGIN_WRITE: &'static str;
 
+    /// What a `SELECT` ends with to lock the rows it reads until the transaction ends:
+    /// `FOR UPDATE` in PostgreSQL; nothing in SQLite, whose write transaction
+    /// ([`Sql::BEGIN_WRITE`]) already holds the whole database.
+    const FOR_UPDATE: &'static str;
+
+    /// Run first in a transaction whose last moments a database crash may lose (the
+    /// shared limits): PostgreSQL then commits without waiting for the WAL flush (the
+    /// WAL writer flushes it within a few hundred milliseconds). Empty for SQLite, whose
+    /// WAL mode with `synchronous = NORMAL` already commits without a sync.
+    const RELAXED_COMMIT: &'static str;
+
+    /// [`Sql::FOR_UPDATE`] that passes over rows another transaction holds instead of
+    /// waiting for them (a sweep that must never wait on, or deadlock with, live steps).
+    const FOR_UPDATE_SKIP_LOCKED: &'static str;
+
     /// The aggregate that turns a range of `daily_candles` rows into one JSON text:
     /// an array of `[date, open, high, low, close, volume]` ordered by date.
     const CANDLES_JSON: &'static str;

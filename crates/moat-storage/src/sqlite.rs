@@ -26,6 +26,9 @@ pub type SqliteStorage = SqlStorage<Sqlite>;
 impl Sql for Sqlite {
     /// SQLite takes the write lock at `BEGIN IMMEDIATE`, not at the first write.
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+    const FOR_UPDATE: &'static str = "";
+    const FOR_UPDATE_SKIP_LOCKED: &'static str = "";
+    const RELAXED_COMMIT: &'static str = "";
     const CANDLES_JSON: &'static str =
         "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)";
 

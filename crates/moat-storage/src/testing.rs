@@ -42,8 +42,8 @@ impl TestDatabase {
         }
     }
 
-    /// The same database for a second user (another instance in a test): it removes
-    /// nothing when dropped; the original still does.
+    /// Another handle on this database (a second instance's, or a restarted one's),
+    /// which does not remove it: the original does, so it must outlive this one.
     pub fn shared(&self) -> Self {
         Self {
             url: self.url.clone(),

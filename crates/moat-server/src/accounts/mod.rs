@@ -72,12 +72,13 @@ pub struct AccountsState {
     pub mail_limits: Arc<MailLimits>,
 }
 
-/// The limits of mail requests (see [`rate_limit::MAIL_WINDOW`]).
+/// The limits of mail requests (see [`rate_limit::MAIL_WINDOW`]), shared by every
+/// instance through the database.
 pub struct MailLimits {
     /// "Send me a reset link" per client IP.
-    pub reset_per_ip: rate_limit::WindowLimiter,
+    pub reset_per_ip: Box<dyn rate_limit::WindowLimit>,
     /// Mails per address (reset) or member (verification).
-    pub per_address: rate_limit::WindowLimiter,
+    pub per_address: Box<dyn rate_limit::WindowLimit>,
 }
 
 impl AccountsState {
@@ -89,22 +90,36 @@ impl AccountsState {
         hub: &Arc<crate::hub::Hub>,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Self> {
-        let auth = Auth::with_clock(&config.accounts, &config.data_dir, clock.clone())?;
+        let mut auth = Auth::with_clock(&config.accounts, &config.data_dir, clock.clone())?;
+        // The limits every instance shares, in the database.
+        auth.limiter = Arc::new(rate_limit::DbLimiter::new(
+            storage.clone(),
+            config.accounts.signups_per_ip_per_hour,
+            clock.clone(),
+        ));
         topics::register(hub);
         let mailer = crate::mail::SmtpMailer::from_config(&config.mail)?
             .map(|m| Arc::new(m) as Arc<dyn crate::mail::Mailer>);
-        let window =
-            |limit| rate_limit::WindowLimiter::new(limit, rate_limit::MAIL_WINDOW, clock.clone());
+        let window = |name, limit| -> Box<dyn rate_limit::WindowLimit> {
+            Box::new(rate_limit::DbWindowLimiter::new(
+                storage.clone(),
+                name,
+                limit,
+                rate_limit::MAIL_WINDOW,
+                clock.clone(),
+            ))
+        };
+        let mail_limits = Arc::new(MailLimits {
+            reset_per_ip: window("mail-reset-ip", rate_limit::RESET_REQUESTS_PER_IP),
+            per_address: window("mail-to", rate_limit::MAILS_PER_ADDRESS),
+        });
         Ok(Self {
             storage,
             auth: Arc::new(auth),
             hub: hub.clone(),
             config: config.clone(),
             mailer,
-            mail_limits: Arc::new(MailLimits {
-                reset_per_ip: window(rate_limit::RESET_REQUESTS_PER_IP),
-                per_address: window(rate_limit::MAILS_PER_ADDRESS),
-            }),
+            mail_limits,
         })
     }
 }
@@ -150,7 +165,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct Auth {
     pub keys: token::TokenKeys,
     pub passwords: password::Passwords,
-    /// The log-in back-off and sign-up limits.
+    /// The log-in back-off and sign-up limits: in memory from [`Auth::new`], shared
+    /// through the database ([`rate_limit::DbLimiter`]) in a running server.
     pub limiter: Arc<dyn rate_limit::Limiter>,
     pub oidc: oidc::Providers,
     /// Token lifetime in seconds.

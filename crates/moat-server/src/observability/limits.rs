@@ -2,7 +2,7 @@
 //! attacker-controlled: sizes are checked before and after, and the decompressor is
 //! read through a `take()` so a gzip bomb stops after the cap), a budget of
 //! decompressed bytes shared by all requests, a JSON nesting cap, and the per-IP
-//! byte budget.
+//! byte budget ([`ByteBudget`]: shared by every instance through the database).
 
 use std::{
     collections::HashMap,
@@ -329,7 +329,80 @@ pub fn json_depth(bytes: &[u8]) -> usize {
     max
 }
 
-/// Bytes each client address may send per [`IP_WINDOW`]. In memory, per instance.
+/// Why a [`ByteBudget`] refused a charge.
+#[derive(Debug)]
+pub enum BudgetError {
+    /// The address's budget for this window is spent: retry after this many seconds
+    /// (at least one).
+    Spent(u64),
+    /// The budget could not be read (its database); nothing was charged.
+    Failed(anyhow::Error),
+}
+
+/// An amount (bytes, or requests) each client address may spend per window.
+#[async_trait::async_trait]
+pub trait ByteBudget: Send + Sync {
+    /// Counts `bytes` for `ip`: `Ok` while the window's total stays within the limit,
+    /// else `Spent(seconds until the window ends)` (and nothing is counted). A window
+    /// starts at the address's first charge and lasts its length.
+    async fn charge(&self, ip: IpAddr, bytes: u64) -> Result<(), BudgetError>;
+}
+
+/// A [`ByteBudget`] in the database, shared by every instance (the server's): the
+/// budget of address `a` is the row `<name>:a`, charged in one transaction
+/// ([`moat_storage::LimitsStorage::charge_budget`]).
+pub struct DbIpBudgets {
+    storage: Arc<dyn moat_storage::LimitsStorage>,
+    clock: Arc<dyn crate::clock::Clock>,
+    name: &'static str,
+    limit: u64,
+    window: Duration,
+}
+
+impl DbIpBudgets {
+    pub fn new(
+        storage: Arc<dyn moat_storage::LimitsStorage>,
+        name: &'static str,
+        limit: u64,
+        window: Duration,
+        clock: Arc<dyn crate::clock::Clock>,
+    ) -> Self {
+        Self {
+            storage,
+            clock,
+            name,
+            limit,
+            window,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ByteBudget for DbIpBudgets {
+    async fn charge(&self, ip: IpAddr, bytes: u64) -> Result<(), BudgetError> {
+        let charged = self
+            .storage
+            .charge_budget(
+                &format!("{}:{ip}", self.name),
+                bytes,
+                self.limit,
+                i64::try_from(self.window.as_millis()).unwrap_or(i64::MAX),
+                self.clock.unix_millis(),
+            )
+            .await
+            .map_err(|e| BudgetError::Failed(e.into()))?;
+        match charged {
+            moat_storage::Limited::Granted(()) => Ok(()),
+            moat_storage::Limited::Wait(ms) => Err(BudgetError::Spent(
+                Duration::from_millis(ms.max(0).unsigned_abs())
+                    .as_secs()
+                    .max(1),
+            )),
+        }
+    }
+}
+
+/// A [`ByteBudget`] in memory, per instance (tests).
 pub struct IpBudgets {
     limit: u64,
     window: Duration,
@@ -347,10 +420,11 @@ impl IpBudgets {
             used: Mutex::new(HashMap::new()),
         }
     }
+}
 
-    /// Counts `bytes` for `ip`: `Ok` while the window's total stays within the limit,
-    /// else `Err(seconds until the window ends)` (and nothing is counted).
-    pub fn charge(&self, ip: IpAddr, bytes: u64) -> Result<(), u64> {
+#[async_trait::async_trait]
+impl ByteBudget for IpBudgets {
+    async fn charge(&self, ip: IpAddr, bytes: u64) -> Result<(), BudgetError> {
         let now = Instant::now();
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         if used.len() >= SWEEP_AT {
@@ -363,7 +437,7 @@ impl IpBudgets {
         }
         if entry.1.saturating_add(bytes) > self.limit {
             let left = self.window.saturating_sub(now.duration_since(entry.0));
-            return Err(left.as_secs().max(1));
+            return Err(BudgetError::Spent(left.as_secs().max(1)));
         }
         entry.1 += bytes;
         Ok(())
@@ -534,15 +608,59 @@ mod tests {
         assert_eq!(json_text(deep.into_bytes()), Err(DecodeError::TooDeep));
     }
 
-    #[test]
-    fn ip_budgets_refuse_past_the_limit_and_reset_with_the_window() {
+    #[tokio::test]
+    async fn ip_budgets_refuse_past_the_limit_and_reset_with_the_window() {
         let b = IpBudgets::new(100, Duration::from_millis(50));
         let ip: IpAddr = "203.0.113.7".parse().unwrap();
         let other: IpAddr = "203.0.113.8".parse().unwrap();
-        assert!(b.charge(ip, 60).is_ok());
-        assert!(b.charge(ip, 60).is_err(), "over the limit");
-        assert!(b.charge(other, 60).is_ok(), "per address");
-        std::thread::sleep(Duration::from_millis(60));
-        assert!(b.charge(ip, 60).is_ok(), "a new window");
+        assert!(b.charge(ip, 60).await.is_ok());
+        assert!(
+            matches!(b.charge(ip, 60).await, Err(BudgetError::Spent(1))),
+            "over the limit"
+        );
+        assert!(b.charge(other, 60).await.is_ok(), "per address");
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        assert!(b.charge(ip, 60).await.is_ok(), "a new window");
+    }
+
+    #[tokio::test]
+    async fn shared_ip_budgets_refuse_past_the_limit_across_instances_and_reset_with_the_window() {
+        use crate::clock::{Clock, ManualClock};
+        for db in moat_storage::testing::TestDatabase::all().await {
+            let clock = Arc::new(ManualClock::starting_now());
+            let window = Duration::from_secs(3600);
+            let instance = |storage: Arc<dyn moat_storage::Storage>| {
+                DbIpBudgets::new(
+                    storage,
+                    "ingest",
+                    100,
+                    window,
+                    clock.clone() as Arc<dyn Clock>,
+                )
+            };
+            let (a, b) = (instance(db.storage().await), instance(db.storage().await));
+            let ip: IpAddr = "203.0.113.7".parse().unwrap();
+            let other: IpAddr = "203.0.113.8".parse().unwrap();
+            assert!(a.charge(ip, 60).await.is_ok());
+            clock.advance(Duration::from_secs(600));
+            assert!(
+                matches!(b.charge(ip, 60).await, Err(BudgetError::Spent(3000))),
+                "{:?}: over the limit on the other instance",
+                db.backend
+            );
+            assert!(
+                b.charge(ip, 40).await.is_ok(),
+                "the refused bytes were not counted"
+            );
+            assert!(a.charge(other, 100).await.is_ok(), "per address");
+            clock.advance(Duration::from_secs(3000));
+            assert!(a.charge(ip, 100).await.is_ok(), "a new window");
+            // A restart forgets nothing.
+            let c = instance(db.storage().await);
+            assert!(matches!(
+                c.charge(ip, 1).await,
+                Err(BudgetError::Spent(3600))
+            ));
+        }
     }
 }

@@ -68,10 +68,16 @@ pub struct ObservabilityState {
 impl ObservabilityState {
     /// Sets up the ingest and starts its span writer. `install_id` salts the stored
     /// client-address hashes.
-    pub fn start(config: &crate::Config, storage: Arc<dyn Storage>, install_id: String) -> Self {
+    pub fn start(
+        config: &crate::Config,
+        storage: Arc<dyn Storage>,
+        install_id: String,
+        clock: Arc<dyn crate::clock::Clock>,
+    ) -> Self {
         let db_system = storage.backend().as_str();
+        let budgets = Budgets::shared(storage.clone(), &config.observability, clock);
         let storage: Arc<dyn ObservabilityStorage> = storage;
-        let observe = Observe::start(storage.clone(), &config.observability, install_id);
+        let observe = Observe::start(storage.clone(), &config.observability, install_id, budgets);
         Self {
             storage,
             observe,
@@ -116,13 +122,60 @@ pub fn ingest_routes() -> Router<AppState> {
         .route("/v1/metrics", post(handlers::ingest::metrics))
 }
 
+/// The per-address budgets of the ingest and of direct feedback.
+pub struct Budgets {
+    pub ingest: Box<dyn limits::ByteBudget>,
+    pub feedback: Box<dyn limits::ByteBudget>,
+}
+
+impl Budgets {
+    /// The server's: in the database, shared by every instance.
+    pub fn shared(
+        storage: Arc<dyn moat_storage::LimitsStorage>,
+        config: &ObservabilityConfig,
+        clock: Arc<dyn crate::clock::Clock>,
+    ) -> Self {
+        Self {
+            ingest: Box::new(limits::DbIpBudgets::new(
+                storage.clone(),
+                "ingest",
+                config.ip_budget_bytes_per_hour,
+                limits::IP_WINDOW,
+                clock.clone(),
+            )),
+            feedback: Box::new(limits::DbIpBudgets::new(
+                storage,
+                "feedback",
+                service::FEEDBACK_PER_IP_PER_HOUR,
+                service::FEEDBACK_WINDOW,
+                clock,
+            )),
+        }
+    }
+
+    /// In memory, per instance.
+    pub fn in_memory(config: &ObservabilityConfig) -> Self {
+        Self {
+            ingest: Box::new(limits::IpBudgets::new(
+                config.ip_budget_bytes_per_hour,
+                limits::IP_WINDOW,
+            )),
+            feedback: Box::new(limits::IpBudgets::new(
+                service::FEEDBACK_PER_IP_PER_HOUR,
+                service::FEEDBACK_WINDOW,
+            )),
+        }
+    }
+}
+
 /// The ingest's shared state: limits, budgets and the span writer's queue.
 pub struct Observe {
     pub config: ObservabilityConfig,
     permits: Arc<Semaphore>,
-    pub ip_budgets: limits::IpBudgets,
+    /// Bytes each client address may send per hour.
+    pub ip_budgets: Box<dyn limits::ByteBudget>,
     /// Direct feedback (`POST /api/feedback`) each client address may send per hour.
-    pub feedback_budgets: limits::IpBudgets,
+    pub feedback_budgets: Box<dyn limits::ByteBudget>,
     /// Decompressed bytes held by all ingest requests at once.
     pub inflate: limits::DecompressionBudget,
     /// Salt of the stored client-address hashes (the install id).
@@ -137,17 +190,15 @@ impl Observe {
         storage: Arc<dyn ObservabilityStorage>,
         config: &ObservabilityConfig,
         ip_salt: String,
+        budgets: Budgets,
     ) -> Arc<Self> {
         let (tx, rx) = mpsc::channel(SPAN_QUEUE);
         tokio::spawn(spans::write_spans(storage, rx, SPAN_BATCH));
         Arc::new(Self {
             config: config.clone(),
             permits: Arc::new(Semaphore::new(config.ingest_concurrency)),
-            ip_budgets: limits::IpBudgets::new(config.ip_budget_bytes_per_hour, limits::IP_WINDOW),
-            feedback_budgets: limits::IpBudgets::new(
-                service::FEEDBACK_PER_IP_PER_HOUR,
-                service::FEEDBACK_WINDOW,
-            ),
+            ip_budgets: budgets.ingest,
+            feedback_budgets: budgets.feedback,
             inflate: limits::DecompressionBudget::new(config.max_decompressed_in_flight_bytes),
             ip_salt,
             spans: tx,

@@ -18,6 +18,7 @@ use crate::{
         mail_texts,
         oidc::{hash_ticket, new_ticket},
         password::check_password,
+        rate_limit::LimitError,
         topics,
         validate::{check_email, normalize_email},
         AccountsState, MAIL_LINK_TTL,
@@ -68,11 +69,7 @@ pub async fn request_password_reset(
     if let Some(m) = check_email(&email) {
         return Err(ApiError::invalid_field("email", m));
     }
-    state
-        .mail_limits
-        .reset_per_ip
-        .take(&ip.to_string())
-        .map_err(ApiError::rate_limited)?;
+    state.mail_limits.reset_per_ip.take(&ip.to_string()).await?;
     let state = state.clone();
     tokio::spawn(async move {
         if let Err(e) = send_reset_link(&state, mailer.as_ref(), &email, language).await {
@@ -99,12 +96,15 @@ async fn send_reset_link(
     if !user.is_active() {
         return Ok(());
     }
-    if state
+    let taken = state
         .mail_limits
         .per_address
         .take(&format!("reset:{email}"))
-        .is_err()
-    {
+        .await;
+    if let Err(e) = taken {
+        if let LimitError::Failed(e) = e {
+            return Err(e);
+        }
         tracing::info!(
             user_id = user.id,
             "password-reset mail skipped: over the hourly limit"
@@ -277,7 +277,7 @@ pub async fn request_verification(
         .mail_limits
         .per_address
         .take(&format!("verify:{}", user.id))
-        .map_err(ApiError::rate_limited)?;
+        .await?;
     send_verification(state, mailer.as_ref(), user, language)
         .await
         .map_err(ApiError::internal)

@@ -10,6 +10,7 @@ use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     observability::{
         dto::{FeedbackDto, FeedbackList, FeedbackParams, SendFeedbackRequest},
+        limits::BudgetError,
         now_ms, ObservabilityState,
     },
 };
@@ -132,7 +133,11 @@ pub async fn send_feedback(
         .observe
         .feedback_budgets
         .charge(sender.ip, 1)
-        .map_err(|secs| ApiError::rate_limited(Duration::from_secs(secs)))?;
+        .await
+        .map_err(|e| match e {
+            BudgetError::Spent(secs) => ApiError::rate_limited(Duration::from_secs(secs)),
+            BudgetError::Failed(e) => ApiError::internal(e.context("the feedback budget failed")),
+        })?;
     let now = now_ms();
     let session = state
         .storage

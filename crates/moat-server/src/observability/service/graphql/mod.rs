@@ -165,8 +165,17 @@ pub async fn handle(
     bytes: &[u8],
 ) -> Result<Value, GqlError> {
     let observe: &Observe = &state.observe;
-    if observe.ip_budgets.charge(ip, bytes.len() as u64).is_err() {
-        return Err(GqlError::quota());
+    match observe.ip_budgets.charge(ip, bytes.len() as u64).await {
+        Ok(()) => {}
+        Err(limits::BudgetError::Spent(_)) => return Err(GqlError::quota()),
+        Err(limits::BudgetError::Failed(e)) => {
+            // Its database is failing: the push could not be stored either; retry later.
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "the ingest's budget cannot be read"
+            );
+            return Err(GqlError::busy());
+        }
     }
     if limits::json_depth(bytes) > limits::MAX_JSON_DEPTH {
         return Err(DecodeError::TooDeep.into());

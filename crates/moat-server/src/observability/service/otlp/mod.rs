@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 
 use crate::observability::{
     drop_list,
-    limits::{self, DecodeError},
+    limits::{self, BudgetError, DecodeError},
     now_ms, ObservabilityState,
 };
 
@@ -145,12 +145,22 @@ pub async fn ingest(
 ) -> Result<OtlpReply, OtlpError> {
     let observe = &state.observe;
     let cfg = &observe.config;
-    if let Err(wait) = observe.ip_budgets.charge(ip, bytes.len() as u64) {
-        return Err(OtlpError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "Too much telemetry from this address; retry later.".into(),
-            Some(wait),
-        ));
+    match observe.ip_budgets.charge(ip, bytes.len() as u64).await {
+        Ok(()) => {}
+        Err(BudgetError::Spent(wait)) => {
+            return Err(OtlpError(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too much telemetry from this address; retry later.".into(),
+                Some(wait),
+            ))
+        }
+        Err(BudgetError::Failed(e)) => {
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "the ingest's budget cannot be read"
+            );
+            return Err(OtlpError::busy());
+        }
     }
     let drop_all = user_agent.is_some_and(drop_list::is_crawler);
     let Encoding { format, gzipped } = encoding;
