@@ -25,6 +25,8 @@ pub struct AppState {
     pub market: crate::market::MarketState,
     pub portfolio: crate::portfolio::PortfolioState,
     pub observability: crate::observability::ObservabilityState,
+    /// The media store (cross-cutting: areas and branding keep files in it).
+    pub media: crate::media::MediaState,
 }
 
 impl AppState {
@@ -46,7 +48,10 @@ impl AppState {
         let portfolio = crate::portfolio::PortfolioState::start(&config, storage.clone(), &market);
         let observability =
             crate::observability::ObservabilityState::start(&config, storage.clone(), install_id);
+        let media = crate::media::MediaState::start(&config, storage.clone())
+            .context("cannot open the media store")?;
         Ok(Self {
+            media,
             assets: Arc::new(http::assets::Assets::load(&config)),
             hub,
             config,

@@ -10,7 +10,7 @@ use figment::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig,
+    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig, media::MediaConfig,
     observability::ObservabilityConfig, portfolio::PortfolioConfig,
 };
 
@@ -84,6 +84,9 @@ pub struct Config {
     /// The SMTP server for e-mail (`[mail]`).
     #[serde(default)]
     pub mail: MailConfig,
+    /// The media store: uploaded files every instance reads (`[media]`).
+    #[serde(default)]
+    pub media: MediaConfig,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -119,6 +122,7 @@ impl Default for Config {
             portfolio: PortfolioConfig::default(),
             observability: ObservabilityConfig::default(),
             mail: MailConfig::default(),
+            media: MediaConfig::default(),
         }
     }
 }
@@ -298,13 +302,14 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
 
 impl Config {
     /// The areas' sections: one line per area (beside its field above).
-    fn sections(&self) -> [&dyn AnySection; 5] {
+    fn sections(&self) -> [&dyn AnySection; 6] {
         [
             &self.accounts,
             &self.market,
             &self.portfolio,
             &self.observability,
             &self.mail,
+            &self.media,
         ]
     }
 
@@ -584,6 +589,7 @@ impl fmt::Debug for Config {
             .field("portfolio", &self.portfolio)
             .field("observability", &self.observability)
             .field("mail", &self.mail)
+            .field("media", &self.media)
             .finish_non_exhaustive()
     }
 }
