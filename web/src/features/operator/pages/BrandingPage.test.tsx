@@ -66,7 +66,7 @@ describe('the operator branding page', () => {
   it('is for operators only', async () => {
     const server = brandingServer(MEMBER);
     renderApp({ route: '/operator/branding', api: server.handler });
-    expect(await screen.findByTestId('observe-forbidden')).toBeTruthy();
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', '운영자만 볼 수 있는 화면입니다.');
     expect(screen.queryByRole('region', { name: '로고' })).toBeNull();
   });
 });
