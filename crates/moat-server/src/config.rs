@@ -819,6 +819,31 @@ mod tests {
     }
 
     #[test]
+    fn media_settings_come_from_moat_media_env_and_the_secret_is_redacted() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.media.store, crate::media::StoreKind::Folder);
+            jail.set_env("MOAT_MEDIA_STORE", "s3");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("media.bucket"), "{err}");
+            jail.set_env("MOAT_MEDIA_BUCKET", "moat-media");
+            jail.set_env("MOAT_MEDIA_ENDPOINT", "http://127.0.0.1:3900");
+            jail.set_env("MOAT_MEDIA_ACCESS_KEY_ID", "GK31c2f218a2e44f485b94239e");
+            jail.set_env("MOAT_MEDIA_SECRET_ACCESS_KEY", "hunter2-media");
+            jail.set_env("MOAT_MEDIA_PATH_STYLE", "true");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.media.bucket, "moat-media");
+            assert!(c.media.path_style);
+            assert_eq!(c.media.secret_access_key.expose(), "hunter2-media");
+            let shown = format!("{c:?}");
+            assert!(!shown.contains("hunter2-media"), "redacted: {shown}");
+            Ok(())
+        });
+    }
+
+    #[test]
     fn observability_settings_come_from_the_file_and_moat_observability_env() {
         Jail::expect_with(|jail| {
             let c = Config::load(None, &Overrides::default()).expect("loads");

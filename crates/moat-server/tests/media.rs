@@ -342,6 +342,10 @@ async fn serving_suite(app: &TestApp) {
     assert_eq!(header(&r, "etag"), etag);
     assert_eq!(header(&r, "content-length"), len.to_string());
     assert_eq!(header(&r, "x-content-type-options"), "nosniff");
+    assert!(
+        header(&r, "content-security-policy").ends_with("; sandbox"),
+        "a stored file never runs as a page of Moat's origin"
+    );
     assert!(header(&r, "cache-control").starts_with("public"));
     assert!(header(&r, "last-modified").ends_with(" GMT"));
     assert_eq!(r.bytes().await.unwrap(), TEXT);

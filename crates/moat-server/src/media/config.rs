@@ -81,9 +81,8 @@ impl Section for MediaConfig {
                 "required when `media.store` is \"s3\"",
             ));
         }
-        if !self.endpoint.is_empty()
-            && !(self.endpoint.starts_with("http://") || self.endpoint.starts_with("https://"))
-        {
+        let http = self.endpoint.starts_with("http://") || self.endpoint.starts_with("https://");
+        if !self.endpoint.is_empty() && !http {
             return Err(ConfigError::key(
                 "media.endpoint",
                 "must start with http:// or https://",
