@@ -33,6 +33,22 @@ npm_install() {
   fi
 }
 
+# s3s-fs, the S3-compatible server the media store's S3 tests start
+# (crates/moat-server/tests/media.rs), cached outside the clone: 0.12.0 is the newest
+# whose rust-version (1.86) fits Moat's 1.89. Installing takes about 5 minutes on two
+# cores, once per machine.
+S3S_FS_VERSION="0.12.0"
+TOOLS_DIR="${MOAT_TOOLS_DIR:-/var/cache/moat-ci/tools}"
+install_s3s_fs() {
+  local bin="$TOOLS_DIR/bin/s3s-fs"
+  if [[ ! -x "$bin" ]] || [[ "$("$bin" --version 2>/dev/null)" != *"$S3S_FS_VERSION"* ]]; then
+    step "installing s3s-fs $S3S_FS_VERSION into $TOOLS_DIR (the media store's S3 tests)"
+    mkdir -p "$TOOLS_DIR"
+    cargo install s3s-fs --version "$S3S_FS_VERSION" --locked --features binary --root "$TOOLS_DIR"
+  fi
+  export MOAT_TEST_S3S_FS="$bin"
+}
+
 build_web() {
   npm_install "$ROOT/web"
   step "building the web app"

@@ -48,6 +48,7 @@ step "web: the first page's size budget (scripts/bundle-budget.mjs, the build's 
 (cd web && node scripts/bundle-budget.mjs)
 step "web lint (ESLint: types, hooks, a11y, tests, layer boundaries, cycles)"
 (cd web && npm run lint)
+install_s3s_fs
 step "Rust tests"
 cargo test --locked --workspace
 

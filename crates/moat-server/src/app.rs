@@ -27,6 +27,8 @@ pub struct AppState {
     pub market: crate::market::MarketState,
     pub portfolio: crate::portfolio::PortfolioState,
     pub observability: crate::observability::ObservabilityState,
+    /// The media store (cross-cutting: areas and branding keep files in it).
+    pub media: crate::media::MediaState,
 }
 
 impl AppState {
@@ -56,8 +58,11 @@ impl AppState {
             install_id,
             clock.clone(),
         );
+        let media = crate::media::MediaState::start(&config, storage.clone())
+            .context("cannot open the media store")?;
         bus.start().await.context("cannot listen to the broker")?;
         Ok(Self {
+            media,
             assets: Arc::new(http::assets::Assets::load(&config)),
             hub,
             bus,

@@ -10,7 +10,7 @@ use figment::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig,
+    accounts::AccountsConfig, mail::MailConfig, market::MarketConfig, media::MediaConfig,
     observability::ObservabilityConfig, portfolio::PortfolioConfig,
 };
 
@@ -87,6 +87,9 @@ pub struct Config {
     /// The SMTP server for e-mail (`[mail]`).
     #[serde(default)]
     pub mail: MailConfig,
+    /// The media store: uploaded files every instance reads (`[media]`).
+    #[serde(default)]
+    pub media: MediaConfig,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -123,6 +126,7 @@ impl Default for Config {
             portfolio: PortfolioConfig::default(),
             observability: ObservabilityConfig::default(),
             mail: MailConfig::default(),
+            media: MediaConfig::default(),
         }
     }
 }
@@ -303,13 +307,14 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
 
 impl Config {
     /// The areas' sections: one line per area (beside its field above).
-    fn sections(&self) -> [&dyn AnySection; 5] {
+    fn sections(&self) -> [&dyn AnySection; 6] {
         [
             &self.accounts,
             &self.market,
             &self.portfolio,
             &self.observability,
             &self.mail,
+            &self.media,
         ]
     }
 
@@ -600,6 +605,7 @@ impl fmt::Debug for Config {
             .field("portfolio", &self.portfolio)
             .field("observability", &self.observability)
             .field("mail", &self.mail)
+            .field("media", &self.media)
             .finish_non_exhaustive()
     }
 }
@@ -824,6 +830,31 @@ mod tests {
                 !shown.contains("hunter2"),
                 "the password is redacted: {shown}"
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn media_settings_come_from_moat_media_env_and_the_secret_is_redacted() {
+        Jail::expect_with(|jail| {
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.media.store, crate::media::StoreKind::Folder);
+            jail.set_env("MOAT_MEDIA_STORE", "s3");
+            let err = Config::load(None, &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("media.bucket"), "{err}");
+            jail.set_env("MOAT_MEDIA_BUCKET", "moat-media");
+            jail.set_env("MOAT_MEDIA_ENDPOINT", "http://127.0.0.1:3900");
+            jail.set_env("MOAT_MEDIA_ACCESS_KEY_ID", "GK31c2f218a2e44f485b94239e");
+            jail.set_env("MOAT_MEDIA_SECRET_ACCESS_KEY", "hunter2-media");
+            jail.set_env("MOAT_MEDIA_PATH_STYLE", "true");
+            let c = Config::load(None, &Overrides::default()).expect("loads");
+            assert_eq!(c.media.bucket, "moat-media");
+            assert!(c.media.path_style);
+            assert_eq!(c.media.secret_access_key.expose(), "hunter2-media");
+            let shown = format!("{c:?}");
+            assert!(!shown.contains("hunter2-media"), "redacted: {shown}");
             Ok(())
         });
     }

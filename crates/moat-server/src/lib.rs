@@ -12,6 +12,7 @@ pub mod hub;
 pub mod logging;
 pub mod mail;
 pub mod market;
+pub mod media;
 pub mod member_data;
 pub mod observability;
 pub mod portfolio;

@@ -251,6 +251,15 @@ async fn serve_page(
     let lang = pages::Lang::negotiate(query, headers);
     let (card, status) = pages::card(state, path, lang).await;
     let origin = pages::public_origin(&state.config.public_url);
+    // Read only when an absolute og:image can be written at all.
+    let share_card = match origin {
+        Some(_) => {
+            crate::media::branding::current(&state.media)
+                .await
+                .share_card_url
+        }
+        None => None,
+    };
     let html = pages::render(
         template,
         &card,
@@ -258,6 +267,7 @@ async fn serve_page(
         origin.as_deref(),
         path,
         &state.config.delayed_scripts,
+        share_card.as_deref(),
     );
     let mut response = (
         status,

@@ -179,6 +179,13 @@ error_codes! {
     // Observability.
     /// The recorded session belongs to another member.
     SessionBound = "session_bound",
+
+    // The media store.
+    /// Not a media key: letters, digits, `.`, `_`, `-` in `/`-separated segments, no
+    /// segment starting with `.`, no leading `/`.
+    InvalidMediaKey = "invalid_media_key",
+    /// An uploaded image is not PNG, JPEG or WebP.
+    UnsupportedImage = "unsupported_image",
 }
 
 impl std::fmt::Display for ErrorCode {

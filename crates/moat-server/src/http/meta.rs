@@ -19,12 +19,20 @@ pub struct Meta {
     webview_host_enabled: bool,
     /// The operator's contact e-mail address (`contact_email`), when configured.
     contact_email: Option<String>,
+    /// `/media/…` of the operator's house logo, when one is uploaded (the header shows
+    /// it instead of the built-in mark).
+    logo_url: Option<String>,
+    /// `/media/…` of the operator's share card (link previews' image), when uploaded.
+    share_card_url: Option<String>,
 }
 
 /// Server version, clock and defaults.
 #[utoipa::path(get, path = "/api/meta", tag = "meta", responses((status = 200, body = Meta)))]
 pub async fn get_meta(State(state): State<AppState>) -> ApiJson<Meta> {
+    let branding = crate::media::branding::current(&state.media).await;
     ApiJson(Meta {
+        logo_url: branding.logo_url,
+        share_card_url: branding.share_card_url,
         version: env!("CARGO_PKG_VERSION"),
         server_time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         default_locale: "ko",

@@ -23,7 +23,10 @@ use axum::{
 };
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    compression::CompressionLayer,
+    compression::{
+        predicate::{DefaultPredicate, Predicate},
+        CompressionLayer,
+    },
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     sensitive_headers::SetSensitiveRequestHeadersLayer,
     trace::TraceLayer,
@@ -31,7 +34,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{accounts, market, observability, portfolio, AppState};
+use crate::{accounts, market, media, observability, portfolio, AppState};
 use error::ApiError;
 
 /// The API description; paths are collected from the routes below.
@@ -40,7 +43,7 @@ use error::ApiError;
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
     modifiers(&BearerAuth),
-    tags((name = "meta"), (name = "ops"), (name = "accounts"), (name = "market"), (name = "portfolio"), (name = "observability"))
+    tags((name = "meta"), (name = "ops"), (name = "accounts"), (name = "market"), (name = "portfolio"), (name = "observability"), (name = "media"))
 )]
 struct ApiDoc;
 
@@ -76,6 +79,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(portfolio::routes())
         .merge(market::routes())
         .merge(observability::routes())
+        .merge(media::routes())
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.
@@ -148,6 +152,12 @@ const UNDOCUMENTED_ROUTES: &[(&str, &str, &str, Access)] = &[
         "POST",
         "/v1/metrics",
         "observability::handlers::ingest::metrics",
+        Access::Visitor,
+    ),
+    (
+        "GET",
+        "/media/{*key}",
+        "media::http::serve (and HEAD; ranged, never compressed)",
         Access::Visitor,
     ),
     (
@@ -269,6 +279,8 @@ pub fn router(state: AppState) -> Router {
             .merge(observability::ingest_routes())
             // The areas' page routes (a stock's page: a bare code redirects).
             .merge(market::page_routes())
+            // The media store's objects (same origin, ranged, streamed).
+            .merge(media::serving_routes())
             .fallback(assets::serve),
         state,
     )
@@ -296,7 +308,11 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
             axum::http::StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
-        .layer(CompressionLayer::new().quality(DYNAMIC_COMPRESSION))
+        .layer(
+            CompressionLayer::new()
+                .quality(DYNAMIC_COMPRESSION)
+                .compress_when(DefaultPredicate::new().and(NotMarkedUncompressed)),
+        )
         .layer(security::headers_layer(&state.config))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
@@ -307,6 +323,19 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(SetSensitiveRequestHeadersLayer::new([header::AUTHORIZATION, header::COOKIE]))
         .with_state(state)
+}
+
+/// Leaves responses marked [`media::http::Uncompressed`] (ranged media) alone.
+#[derive(Clone, Copy)]
+struct NotMarkedUncompressed;
+
+impl Predicate for NotMarkedUncompressed {
+    fn should_compress<B: http_body::Body>(&self, response: &axum::http::Response<B>) -> bool {
+        response
+            .extensions()
+            .get::<media::http::Uncompressed>()
+            .is_none()
+    }
 }
 
 async fn api_not_found() -> ApiError {
@@ -326,6 +355,11 @@ async fn reject_oversized(State(state): State<AppState>, request: Request, next:
             .config
             .body_limit_bytes
             .max(portfolio::MAX_IMPORT_BYTES)
+    } else if path.starts_with(media::branding::UPLOAD_PATH_PREFIX) {
+        state
+            .config
+            .body_limit_bytes
+            .max(media::branding::MAX_IMAGE_BYTES)
     } else {
         state.config.body_limit_bytes
     };

@@ -307,6 +307,9 @@ pub fn public_origin(public_url: &str) -> Option<String> {
     (!origin.is_empty()).then(|| origin.to_owned())
 }
 
+/// The built-in share card, served from the web build.
+pub const BUILT_IN_SHARE_CARD: &str = "/og-image.png";
+
 /// Marker in `index.html` replaced by the head tags.
 pub const HEAD_MARKER: &str = "<!--moat-head-->";
 
@@ -316,6 +319,9 @@ pub const HEAD_MARKER: &str = "<!--moat-head-->";
 /// `og:image` and canonical URLs. Without it there is no absolute URL at all: no
 /// `og:url` and no `og:image` (Open Graph wants both absolute), a `summary` Twitter
 /// card, and a canonical link relative to the page (which HTML allows).
+///
+/// `share_card` is the path of the operator's share card (`/media/…`), when one is
+/// uploaded; otherwise `og:image` is the built-in `/og-image.png` (1200 × 630).
 pub fn render(
     template: &str,
     card: &Card,
@@ -323,6 +329,7 @@ pub fn render(
     origin: Option<&str>,
     path: &str,
     delayed_scripts: &[String],
+    share_card: Option<&str>,
 ) -> String {
     let title = escape(&card.title);
     let description = escape(&card.description);
@@ -343,18 +350,30 @@ pub fn render(
     match origin {
         Some(origin) => {
             let url = escape(&format!("{origin}{path}"));
-            let image = escape(&format!("{origin}/og-image.png"));
+            let image = escape(&format!(
+                "{origin}{}",
+                share_card.unwrap_or(BUILT_IN_SHARE_CARD)
+            ));
+            // The built-in card's size is known; an uploaded one's is the crawler's to read.
+            let size = if share_card.is_none() {
+                concat!(
+                    "    <meta property=\"og:image:width\" content=\"1200\">\n",
+                    "    <meta property=\"og:image:height\" content=\"630\">\n",
+                )
+            } else {
+                ""
+            };
             head.push_str(&format!(
                 concat!(
                     "\n    <meta property=\"og:url\" content=\"{url}\">\n",
                     "    <meta property=\"og:image\" content=\"{image}\">\n",
-                    "    <meta property=\"og:image:width\" content=\"1200\">\n",
-                    "    <meta property=\"og:image:height\" content=\"630\">\n",
+                    "{size}",
                     "    <meta name=\"twitter:card\" content=\"summary_large_image\">\n",
                     "    <link rel=\"canonical\" href=\"{url}\">"
                 ),
                 url = url,
                 image = image,
+                size = size,
             ));
         }
         None => head.push_str(&format!(
@@ -477,6 +496,7 @@ mod tests {
                 None,
                 path,
                 &[],
+                None,
             );
             assert!(
                 html.contains(r#"<meta name="robots" content="noindex">"#),
@@ -490,6 +510,7 @@ mod tests {
             None,
             "/",
             &[],
+            None,
         );
         assert!(!html.contains("noindex"));
     }
@@ -511,6 +532,7 @@ mod tests {
             origin.as_deref(),
             "/settings",
             &[],
+            None,
         );
         assert!(html.contains("<title>Settings — Moat</title>"), "{html}");
         assert!(html.contains("property=\"og:url\" content=\"https://moat.example/settings\""));
@@ -532,6 +554,7 @@ mod tests {
             None,
             "/settings",
             &[],
+            None,
         );
         assert!(!html.contains("og:url"), "{html}");
         assert!(!html.contains("og:image"), "{html}");
@@ -580,6 +603,7 @@ mod tests {
             None,
             "/",
             &["https://cdn.example/a.js".into()],
+            None,
         );
         assert!(
             html.contains("<script delay=\"https://cdn.example/a.js\"></script>"),

@@ -92,6 +92,8 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is (an uploaded file), with its own type or `application/octet-stream`; instead of `body`. */
+  rawBody?: Blob;
   signal?: AbortSignal | undefined;
   headers?: Record<string, string>;
 }
@@ -152,19 +154,21 @@ function isAbort(e: unknown): boolean {
  * token_invalid` logs the member out (once, however many requests fail with it).
  */
 export async function apiRequest<T>(path: `/${string}`, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, signal, headers } = options;
+  const { method = 'GET', query, body, rawBody, signal, headers } = options;
   const token = headers?.Authorization === undefined ? currentToken() : undefined;
   const init: RequestInit = {
     method,
     headers: {
       Accept: 'application/json',
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(rawBody !== undefined ? { 'Content-Type': rawBody.type || 'application/octet-stream' } : {}),
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
     credentials: 'same-origin',
   };
   if (body !== undefined) init.body = JSON.stringify(body);
+  else if (rawBody !== undefined) init.body = rawBody;
   if (signal) init.signal = signal;
 
   let response: Response;

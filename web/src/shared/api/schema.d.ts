@@ -4,6 +4,48 @@
  */
 
 export interface paths {
+    "/api/admin/branding/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets the house logo (operators only): the raw image as the body, PNG, JPEG or
+         *     WebP, at most 2 MiB.
+         */
+        put: operations["put_logo"];
+        post?: never;
+        /** Goes back to the built-in logo (operators only). */
+        delete: operations["delete_logo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/share-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets the share card, the image of link previews (`og:image`; 1200 × 630 suits every
+         *     network), operators only: the raw image as the body, PNG, JPEG or WebP, at most 2 MiB.
+         */
+        put: operations["put_share_card"];
+        post?: never;
+        /** Goes back to the built-in share card (operators only). */
+        delete: operations["delete_share_card"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/legal/{kind}": {
         parameters: {
             query?: never;
@@ -1111,6 +1153,13 @@ export interface components {
             /** @description Share of the total value in per cent (decimal string). */
             weight_percent: string;
         };
+        /** @description The current branding images: where each is served, when one is set. */
+        Branding: {
+            /** @description `/media/…` of the house logo; absent: the built-in mark. */
+            logo_url?: string | null;
+            /** @description `/media/…` of the share card (`og:image`); absent: the built-in `/og-image.png`. */
+            share_card_url?: string | null;
+        };
         CalendarDividend: components["schemas"]["DividendDto"] & {
             name_en: string;
             name_ko: string;
@@ -1266,7 +1315,7 @@ export interface components {
          *     API clients.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "invalid_encoding" | "before_history" | "date_in_future" | "session_bound";
+        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "invalid_encoding" | "before_history" | "date_in_future" | "session_bound" | "invalid_media_key" | "unsupported_image";
         ErrorGroupDetail: {
             group: components["schemas"]["ErrorGroupDto"];
             /** @description Distinct members among those occurrences. */
@@ -1651,8 +1700,15 @@ export interface components {
             contact_email?: string | null;
             /** @description The locale used when the member has not chosen one. */
             default_locale: string;
+            /**
+             * @description `/media/…` of the operator's house logo, when one is uploaded (the header shows
+             *     it instead of the built-in mark).
+             */
+            logo_url?: string | null;
             /** @description The server's clock (RFC 3339), for correcting the browser's. */
             server_time: string;
+            /** @description `/media/…` of the operator's share card (link previews' image), when uploaded. */
+            share_card_url?: string | null;
             /** @description The server's version. */
             version: string;
             /** @description Whether `/webview-host.html` is served. */
@@ -2264,6 +2320,196 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    put_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image's bytes (PNG, JPEG or WebP) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_image`: not PNG, JPEG or WebP */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_share_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image's bytes (PNG, JPEG or WebP) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_image`: not PNG, JPEG or WebP */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_share_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: not an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     publish_legal: {
         parameters: {
             query?: never;

@@ -19,3 +19,15 @@ export function LogoMark({ size = 28 }: LogoMarkProps) {
     </svg>
   );
 }
+
+export interface HouseLogoProps {
+  /** The operator's uploaded logo (`/media/…`); without one, the Moat mark. */
+  src?: string | null | undefined;
+  size?: number;
+}
+
+/** The house logo: the operator's image when one is uploaded, else the Moat mark. */
+export function HouseLogo({ src, size = 28 }: HouseLogoProps) {
+  if (!src) return <LogoMark size={size} />;
+  return <img className="logo-mark logo-mark--house" src={src} width={size} height={size} alt="" decoding="async" />;
+}

@@ -35,4 +35,27 @@ export const operatorEn = {
   forbidden: 'Only operators can see this page.',
   loadError: 'Could not load the providers’ status.',
   retry: 'Try again',
+  branding: {
+    meta: {
+      title: 'Branding — Moat operator',
+      description: 'Change the header logo and the link-preview image.',
+    },
+    title: 'Branding',
+    lead: 'Upload the logo shown in the header and the image shown when a link is shared. PNG, JPEG or WebP, up to 2 MB.',
+    logo: {
+      title: 'Logo',
+      hint: 'A square image fits best. Without one, the Moat mark is shown.',
+      preview: 'Current logo',
+    },
+    shareCard: {
+      title: 'Share image',
+      hint: '1200 × 630 fits best. Without one, the built-in share image is used.',
+      preview: 'Current share image',
+    },
+    choose: 'Image file',
+    remove: 'Back to the default',
+    none: 'No image uploaded (the default is used).',
+    saved: 'Saved.',
+    removed: 'Back to the default.',
+  },
 } satisfies MessageShape<typeof operatorKo>;

@@ -32,4 +32,27 @@ export const operatorKo = {
   forbidden: '운영자만 볼 수 있는 화면입니다.',
   loadError: '제공자 상태를 불러오지 못했습니다.',
   retry: '다시 시도',
+  branding: {
+    meta: {
+      title: '브랜딩 — Moat 운영',
+      description: '머리글의 로고와 링크 미리보기 이미지를 바꿉니다.',
+    },
+    title: '브랜딩',
+    lead: '머리글에 보일 로고와 링크를 공유할 때 보일 이미지를 올립니다. PNG, JPEG, WebP만 되고 2 MB까지입니다.',
+    logo: {
+      title: '로고',
+      hint: '정사각형 이미지가 알맞습니다. 없으면 Moat 기본 로고가 보입니다.',
+      preview: '지금 로고',
+    },
+    shareCard: {
+      title: '공유 이미지',
+      hint: '1200 × 630 크기가 알맞습니다. 없으면 기본 공유 이미지가 쓰입니다.',
+      preview: '지금 공유 이미지',
+    },
+    choose: '이미지 파일',
+    remove: '기본으로 되돌리기',
+    none: '올린 이미지가 없습니다 (기본 사용 중).',
+    saved: '저장했습니다.',
+    removed: '기본으로 되돌렸습니다.',
+  },
 } as const;

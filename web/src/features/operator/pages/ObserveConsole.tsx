@@ -30,6 +30,7 @@ const SECTIONS = [
   { to: `${OBSERVE_ROOT}/vitals`, key: 'vitals' },
   { to: `${OBSERVE_ROOT}/traces`, key: 'traces' },
   { to: `${OBSERVE_ROOT}/market`, key: 'market' },
+  { to: `${OBSERVE_ROOT}/branding`, key: 'branding' },
 ] as const;
 
 /** The console's own navigation: a scrolling row of tabs on phones, a wrapped row on desktops. */

@@ -1,11 +1,12 @@
 /**
  * `/operator/*`: every operator page, one lazy chunk (so the first page's route table
- * carries a single entry for them): the market data providers (`/operator/market`) and
- * the observability console (the rest).
+ * carries a single entry for them): the market data providers (`/operator/market`), the
+ * house logo and share card (`/operator/branding`) and the observability console (the rest).
  */
 import { useParams } from 'react-router';
 import { messagesReady as operatorMessagesReady } from '../locales/messages';
 import { ProvidersPage } from './ProvidersPage';
+import { BrandingPage } from './BrandingPage';
 import { ObserveConsole } from './ObserveConsole';
 import { messagesReady as observeMessagesReady } from '../locales/observe/messages';
 
@@ -21,5 +22,6 @@ export function splitOperatorPath(rest: string): { section: string; id: string |
 export function OperatorRoutes() {
   const { section, id, known } = splitOperatorPath(useParams()['*'] ?? '');
   if (section === 'market' && !id && known) return <ProvidersPage />;
+  if (section === 'branding' && !id && known) return <BrandingPage />;
   return <ObserveConsole section={known ? section : '?'} id={id} />;
 }

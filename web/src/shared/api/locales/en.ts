@@ -93,6 +93,10 @@ export const errorsEn = {
 
     session_bound: 'This recorded session belongs to another member.',
 
+    // The media store.
+    invalid_media_key: 'That is not a file address Moat serves.',
+    unsupported_image: 'Upload a PNG, JPEG or WebP image.',
+
     network_error: 'Could not reach the server. Check your internet connection.',
     aborted: 'The request was cancelled.',
     invalid_response: 'The server’s answer could not be read. Please try again shortly.',

@@ -101,6 +101,10 @@ export const errorsKo = {
     // Observability.
     session_bound: '다른 회원의 기록 세션입니다.',
 
+    // 미디어 저장소.
+    invalid_media_key: 'Moat가 제공하는 파일 주소가 아닙니다.',
+    unsupported_image: 'PNG, JPEG, WebP 이미지를 올려 주세요.',
+
     // Made in the browser (`CLIENT_ERROR_CODES`).
     network_error: '서버에 연결하지 못했습니다. 인터넷 연결을 확인해 주세요.',
     aborted: '요청이 취소되었습니다.',

@@ -21,6 +21,7 @@ export const observeEn = {
     vitals: 'Web vitals',
     traces: 'Traces',
     market: 'Market data',
+    branding: 'Branding',
   },
   common: {
     notFound: 'The console has no such page. Choose one from the menu above.',

@@ -18,6 +18,7 @@ export const observeKo = {
     vitals: '웹 바이탈',
     traces: '트레이스',
     market: '시세 제공자',
+    branding: '브랜딩',
   },
   common: {
     notFound: '콘솔에 없는 화면입니다. 위 메뉴에서 고르세요.',
