@@ -9,11 +9,7 @@
 
 mod helpers;
 
-use std::{
-    collections::HashSet,
-    sync::OnceLock,
-    time::Duration,
-};
+use std::{collections::HashSet, sync::OnceLock, time::Duration};
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use futures_util::{SinkExt, StreamExt};

@@ -233,7 +233,7 @@ impl Cluster {
     }
 
     /// Starts a nats-server again on the cluster's port.
-    fn restart_nats(&self) -> std::process::Child {
+    fn restart_nats(&self) -> Nats {
         let child = std::process::Command::new("nats-server")
             .args(["-a", "127.0.0.1", "-p", self.url("nats_port")])
             .stdout(Stdio::null())
@@ -241,7 +241,17 @@ impl Cluster {
             .spawn()
             .unwrap();
         std::fs::write(self.state.path().join("nats.pid"), child.id().to_string()).unwrap();
-        child
+        Nats(child)
+    }
+}
+
+/// A nats-server this test started, stopped when dropped.
+struct Nats(std::process::Child);
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -427,7 +437,7 @@ async fn two_instances_behind_haproxy_share_writes_events_bans_and_survive_failu
     c.kill(c.pid("nats.pid"), "-KILL");
     tokio::time::sleep(Duration::from_millis(300)).await;
     set_premium(&c, "b", &op, member, false).await;
-    let mut nats = c.restart_nats();
+    let nats = c.restart_nats();
     let gap = until(&mut on_a, |f| f["op"] == "gap").await;
     assert_eq!(gap["topic"], topic);
     let me = c
@@ -531,5 +541,5 @@ async fn two_instances_behind_haproxy_share_writes_events_bans_and_survive_failu
     set_premium(&c, "url", &op, member, false).await;
     let event = until(&mut again, |f| f["op"] == "event").await;
     assert_eq!(event["topic"], topic);
-    let _ = nats.kill();
+    drop(nats);
 }
