@@ -43,7 +43,9 @@ function api(routes: Record<string, (body: any, call: Call) => Response> = {}) {
     if (url.pathname === '/api/me' && method === 'GET') return jsonResponse(ME);
     return error(404, 'not_found');
   };
-  return { handler, calls, find: (method: string, path: string) => calls.filter((c) => c.method === method && c.path.startsWith(path)) };
+  // The same path (`/api/me` is not `/api/meta`), and the query when one is given.
+  const samePath = (called: string, path: string) => called.split('?')[0] === path.split('?')[0] && called.startsWith(path);
+  return { handler, calls, find: (method: string, path: string) => calls.filter((c) => c.method === method && samePath(c.path, path)) };
 }
 
 function logIn(options: Parameters<typeof makeToken>[0] = {}) {
