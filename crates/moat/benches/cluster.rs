@@ -77,9 +77,18 @@ async fn instance(
     (state, url, data)
 }
 
+/// What a delivery run saw.
+struct Delivery {
+    latencies_ms: Vec<f64>,
+    sent: u64,
+    /// `gap` frames: the subscriber fell behind (or the broker lost messages) and was
+    /// told so instead of getting the frames.
+    gaps: u64,
+}
+
 /// Publishes on `from` at [`RATE`] for [`RUN`]; a subscriber at `to_url` records the
-/// latencies (ms). Returns them and the number published.
-async fn deliver(from: &moat_server::AppState, to_url: &str) -> (Vec<f64>, u64) {
+/// latencies (ms).
+async fn deliver(from: &moat_server::AppState, to_url: &str) -> Delivery {
     let (ws, _) = tokio_tungstenite::connect_async(to_url).await.unwrap();
     let (mut tx, mut rx) = ws.split();
     tx.send(Message::Text(
@@ -99,7 +108,7 @@ async fn deliver(from: &moat_server::AppState, to_url: &str) -> (Vec<f64>, u64) 
     }
     let reader = tokio::spawn(async move {
         let _keep = tx;
-        let mut got = Vec::new();
+        let (mut got, mut gaps) = (Vec::new(), 0);
         let end = tokio::time::Instant::now() + RUN + Duration::from_secs(2);
         while let Ok(Some(Ok(m))) = tokio::time::timeout_at(end, rx.next()).await {
             let Message::Text(t) = m else { continue };
@@ -108,9 +117,11 @@ async fn deliver(from: &moat_server::AppState, to_url: &str) -> (Vec<f64>, u64) 
             if v["op"] == "bench" {
                 let sent = v["data"]["sent_us"].as_u64().unwrap();
                 got.push(received.saturating_sub(sent) as f64 / 1e3);
+            } else if v["op"] == "gap" {
+                gaps += 1;
             }
         }
-        got
+        (got, gaps)
     });
     // Let the subscription reach the other instance's hub.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -127,10 +138,16 @@ async fn deliver(from: &moat_server::AppState, to_url: &str) -> (Vec<f64>, u64) 
         );
         sent += 1;
     }
-    (reader.await.unwrap(), sent)
+    let (latencies_ms, gaps) = reader.await.unwrap();
+    Delivery {
+        latencies_ms,
+        sent,
+        gaps,
+    }
 }
 
-fn report(name: &str, mut l: Vec<f64>, sent: u64) -> f64 {
+fn report(name: &str, d: Delivery) -> f64 {
+    let (mut l, sent, gaps) = (d.latencies_ms, d.sent, d.gaps);
     if l.is_empty() {
         println!("{name:<44} nothing received of {sent}");
         return f64::NAN;
@@ -138,7 +155,7 @@ fn report(name: &str, mut l: Vec<f64>, sent: u64) -> f64 {
     let n = l.len();
     let (p50, p99) = (percentile(&mut l, 0.5), percentile(&mut l, 0.99));
     println!(
-        "{name:<44} {n:>6}/{sent:<6} received   median {p50:>6.2} ms   p99 {p99:>6.2} ms   max {:>6.2} ms",
+        "{name:<44} {n:>6}/{sent:<6} received, {gaps} gap frames   median {p50:>6.2} ms   p99 {p99:>6.2} ms   max {:>6.2} ms",
         l[n - 1]
     );
     p99
@@ -171,18 +188,21 @@ async fn cross_instance() {
         "cross-instance delivery: {RATE} publications/s for {} s on one topic, publish → receipt",
         RUN.as_secs()
     );
-    let (local, n) = deliver(&a, &a_url).await;
-    let base = report("baseline: subscriber on the publishing instance", local, n);
-    let (nats, n) = deliver(&a, &b_url).await;
-    let p99 = report("A → NATS → B (target p99 ≤ 20 ms)", nats, n);
+    let base = report(
+        "baseline: subscriber on the publishing instance",
+        deliver(&a, &a_url).await,
+    );
+    let p99 = report(
+        "A → NATS → B (target p99 ≤ 20 ms)",
+        deliver(&a, &b_url).await,
+    );
 
     let dir2 = tempfile::tempdir().unwrap();
     let db2 = format!("sqlite://{}", dir2.path().join("moat.db").display());
     let shared: Arc<dyn Broker> = Arc::new(moat_server::broker::LocalBroker::default());
     let (c, _c_url, _dc) = instance(&db2, shared.clone()).await;
     let (_d, d_url, _dd) = instance(&db2, shared).await;
-    let (inproc, n) = deliver(&c, &d_url).await;
-    let inp = report("A → in-process broker → B", inproc, n);
+    let inp = report("A → in-process broker → B", deliver(&c, &d_url).await);
     println!(
         "p99 ratios: NATS / same instance {:.2}×, NATS / in-process broker {:.2}×",
         p99 / base,
