@@ -18,6 +18,15 @@ describe('apiRequest and the session', () => {
     expect(headerOf(fetchMock.mock.calls[1]![1], 'Authorization')).toBe(`Bearer ${token}`);
   });
 
+  it('sends no token with an anonymous request, even while logged in', async () => {
+    const fetchMock = mockFetch(() => jsonResponse({}));
+    storeToken(makeToken());
+    await apiRequest('/api/meta', { anonymous: true });
+    expect(headerOf(fetchMock.mock.calls[0]![1], 'Authorization')).toBeUndefined();
+    await apiRequest('/api/meta');
+    expect(headerOf(fetchMock.mock.calls[1]![1], 'Authorization')).toMatch(/^Bearer /);
+  });
+
   it('does not send an expired token', async () => {
     window.localStorage.setItem('AUTH_TOKEN', makeToken({ exp: Math.floor(Date.now() / 1000) - 1 }));
     const fetchMock = mockFetch(() => jsonResponse({}));

@@ -96,6 +96,12 @@ export interface RequestOptions {
   rawBody?: Blob;
   signal?: AbortSignal | undefined;
   headers?: Record<string, string>;
+  /**
+   * Sent without the member's token: for public endpoints that every page reads at once
+   * (`/api/meta`), so that they never race `/api/me` with a token the server's clock may
+   * call expired.
+   */
+  anonymous?: boolean;
 }
 
 function isErrorBody(v: unknown): v is ErrorBody {
@@ -154,8 +160,8 @@ function isAbort(e: unknown): boolean {
  * token_invalid` logs the member out (once, however many requests fail with it).
  */
 export async function apiRequest<T>(path: `/${string}`, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, rawBody, signal, headers } = options;
-  const token = headers?.Authorization === undefined ? currentToken() : undefined;
+  const { method = 'GET', query, body, rawBody, signal, headers, anonymous = false } = options;
+  const token = headers?.Authorization === undefined && !anonymous ? currentToken() : undefined;
   const init: RequestInit = {
     method,
     headers: {

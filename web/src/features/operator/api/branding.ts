@@ -1,9 +1,10 @@
 /**
  * `PUT`/`DELETE /api/admin/branding/{logo,share-card}`: the operator's house logo and
- * share card (the raw image as the body). Every query of `/api/meta` (the header's, the
- * pages') is refreshed after a change.
+ * share card (the raw image as the body). The app's one `/api/meta` query is refreshed
+ * after a change.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SERVER_META_KEY } from '@/entities/server/api/meta';
 import { apiRequest, type ApiSchema } from '@/shared/api/client';
 
 export type Branding = ApiSchema<'Branding'>;
@@ -19,7 +20,6 @@ export function useBrandingChange(slot: BrandingSlot) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (image: Blob | null) => (image ? uploadBranding(slot, image) : removeBranding(slot)),
-    // Every area keeps `/api/meta` under a key of its own that ends in 'meta'.
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey.at(-1) === 'meta' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVER_META_KEY }),
   });
 }

@@ -11,7 +11,6 @@ export const LIST_STALE_MS = 30_000;
 export const operatorKeys = {
   all: ['operator'] as const,
   providers: () => [...operatorKeys.all, 'providers'] as const,
-  meta: () => [...operatorKeys.all, 'meta'] as const,
 };
 
 /** Query keys of the observability console. */

@@ -1,17 +1,2 @@
-/** `GET /api/meta`: the server's version and clock, shown to the operator. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet, type ApiSchema } from '@/shared/api/client';
-import { operatorKeys } from './keys';
-
-export type Meta = ApiSchema<'Meta'>;
-
-export function metaQueryOptions() {
-  return queryOptions({
-    queryKey: operatorKeys.meta(),
-    queryFn: ({ signal }) => apiGet('/api/meta', { signal }),
-  });
-}
-
-export function useMeta() {
-  return useQuery(metaQueryOptions());
-}
+/** `GET /api/meta` for the operator's pages (version, clock, branding): the app's one server-meta query. */
+export { useServerMeta as useMeta, type ServerMeta as Meta } from '@/entities/server/api/meta';
