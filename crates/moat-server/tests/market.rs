@@ -13,7 +13,12 @@ use std::{collections::HashSet, sync::OnceLock, time::Duration};
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use futures_util::{SinkExt, StreamExt};
-use helpers::{assert_error, has_field_error, send, signup, yahoo::FakeYahoo, TestApp, PASSWORD};
+use helpers::{
+    assert_error, has_field_error, send, signup,
+    ws::{connect, next_json, send_json, stream_url, Socket},
+    yahoo::FakeYahoo,
+    TestApp, PASSWORD,
+};
 use moat_market::{
     calendar, catalog, simulator::Simulator, ticks, Bar, DailyCandle, Instrument, Kind, Quote,
     QuoteState,
@@ -1471,45 +1476,6 @@ async fn a_failing_real_provider_keeps_the_last_good_quote_marked_stale() {
 // ---------------------------------------------------------------------------------
 // The stream
 // ---------------------------------------------------------------------------------
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-fn stream_url(app: &TestApp) -> String {
-    format!("{}/api/stream", app.base.replacen("http://", "ws://", 1))
-}
-
-async fn connect(app: &TestApp) -> Socket {
-    let (socket, response) = tokio_tungstenite::connect_async(stream_url(app))
-        .await
-        .expect("the stream accepts the connection");
-    assert_eq!(response.status(), 101);
-    socket
-}
-
-async fn send_json(socket: &mut Socket, value: Value) {
-    socket
-        .send(Frame::text(value.to_string()))
-        .await
-        .expect("send a frame");
-}
-
-/// The next JSON text frame within `wait`, or `None` when none came.
-async fn next_json(socket: &mut Socket, wait: Duration) -> Option<Value> {
-    let deadline = tokio::time::Instant::now() + wait;
-    loop {
-        let frame = tokio::time::timeout_at(deadline, socket.next())
-            .await
-            .ok()?;
-        match frame {
-            Some(Ok(Frame::Text(t))) => {
-                return Some(serde_json::from_str(t.as_str()).expect("JSON frames"))
-            }
-            Some(Ok(Frame::Ping(_) | Frame::Pong(_))) => continue,
-            other => panic!("expected a text frame, got {other:?}"),
-        }
-    }
-}
 
 /// Reads frames until `done` holds for the frames so far; panics after [`PATIENCE`].
 async fn frames_until(socket: &mut Socket, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {

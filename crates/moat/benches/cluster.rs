@@ -22,7 +22,7 @@ use moat_server::{broker::Broker, config::Config, Application};
 use tokio_tungstenite::tungstenite::Message;
 
 mod support;
-use support::{percentile, rss_mb, Server};
+use support::{free_port, percentile, rss_mb, start_nats, Server};
 
 /// Publications per second.
 const RATE: u64 = 1_000;
@@ -32,14 +32,6 @@ const RUN: Duration = Duration::from_secs(10);
 const IDLE_SOCKETS: usize = 2_000;
 /// The topic: a public one every instance knows.
 const TOPIC: &str = "quote:KRX:005930";
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn micros_now() -> u64 {
     std::time::SystemTime::now()
@@ -164,16 +156,7 @@ fn report(name: &str, d: Delivery) -> f64 {
 async fn cross_instance() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("moat.db").display());
-    let nats_port = free_port();
-    let _nats = Server(
-        Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &nats_port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("nats-server (apt-get install nats-server)"),
-    );
-    let nats_url = format!("nats://127.0.0.1:{nats_port}");
+    let (_nats, nats_url) = start_nats();
     let connect = || async {
         let b: Arc<dyn Broker> = Arc::new(
             moat_server::broker::nats::NatsBroker::connect(&nats_url)

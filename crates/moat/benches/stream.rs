@@ -29,7 +29,7 @@ use moat_storage::ConnectOptions;
 use tokio_tungstenite::tungstenite::Message;
 
 mod support;
-use support::{percentile, rss_mb, Server};
+use support::{free_port, percentile, rss_mb, start_nats, Server};
 
 const INSTRUMENTS: usize = 150;
 const SUBSCRIBERS: usize = 2_000;
@@ -86,14 +86,6 @@ async fn seed(dir: &std::path::Path) {
         .collect();
     storage.upsert_instruments(&instruments).await.unwrap();
     storage.close().await;
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// One `moat` process on `host:port` over the database in `dir`.
@@ -320,16 +312,7 @@ async fn scale_out() -> f64 {
     } else {
         "127.0.0.1"
     };
-    let nats_port = free_port();
-    let _nats = Server(
-        Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &nats_port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("nats-server (apt-get install nats-server)"),
-    );
-    let nats = format!("nats://127.0.0.1:{nats_port}");
+    let (_nats, nats) = start_nats();
     let (pa, pb) = (free_port(), free_port());
     let a = start_moat(host, pa, dir.path(), Some(&nats));
     let b = start_moat(host, pb, dir.path(), Some(&nats));

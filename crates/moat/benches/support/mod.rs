@@ -3,7 +3,7 @@
 // Each benchmark is its own crate and uses a part of this.
 #![allow(dead_code)]
 
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 
 /// The benchmarked `moat` process, killed when dropped (also on a panic).
 pub struct Server(pub Child);
@@ -80,4 +80,27 @@ pub fn loadavg() -> String {
 pub fn percentile(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// A port nobody listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A `nats-server` on a free loopback port, stopped when dropped, and its URL.
+pub fn start_nats() -> (Server, String) {
+    let port = free_port();
+    let server = Server(
+        Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server (apt-get install nats-server)"),
+    );
+    (server, format!("nats://127.0.0.1:{port}"))
 }
