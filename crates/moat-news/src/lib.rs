@@ -1,0 +1,1 @@
+//! The news domain (see the crate description).

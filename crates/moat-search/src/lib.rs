@@ -1,0 +1,1 @@
+//! Full-text search tokenizer and query parser (see the crate description).
