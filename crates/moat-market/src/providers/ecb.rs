@@ -121,8 +121,11 @@ fn read_cube(element: &BytesStart<'_>, days: &mut Vec<EcbDay>) -> Result<(), Pro
     for attribute in element.attributes() {
         let attribute =
             attribute.map_err(|e| ProviderError::Malformed(format!("bad XML attribute: {e}")))?;
-        let value = attribute
-            .unescape_value()
+        // Decoded by hand rather than with `unescape_value`, which quick-xml leaves out
+        // when another crate of the build (feed-rs) turns its `encoding` feature on.
+        let raw = std::str::from_utf8(&attribute.value)
+            .map_err(|e| ProviderError::Malformed(format!("bad XML attribute: {e}")))?;
+        let value = quick_xml::escape::unescape(raw)
             .map_err(|e| ProviderError::Malformed(format!("bad XML attribute: {e}")))?
             .trim()
             .to_string();
