@@ -117,7 +117,15 @@ pub fn parse_feed(
         .id_generator(|_links, _title, _uri| String::new())
         .timestamp_parser(move |text| dates::parse_date(text, zone_less))
         .build();
-    let feed = parser.parse(bytes).map_err(|e| classify(e, bytes))?;
+    let feed = match parser.parse(bytes) {
+        // feed-rs rejects a whole Atom feed over one `<content type="text/xml">` (SEC
+        // EDGAR's company feeds carry one per entry). We read no such content: drop
+        // those elements and parse again.
+        Err(ParseFeedError::ParseError(ParseErrorKind::UnknownMimeType(_))) => parser
+            .parse(&*without_typed_content(bytes))
+            .map_err(|e| classify(e, bytes))?,
+        other => other.map_err(|e| classify(e, bytes))?,
+    };
 
     let total = feed.entries.len();
     let items = feed
@@ -269,6 +277,30 @@ pub fn accession_from(id_or_link: &str) -> Option<String> {
     folder
         .captures(id_or_link)
         .map(|c| format!("{}-{}-{}", &c[1], &c[2], &c[3]))
+}
+
+/// The bytes without Atom `<content>` elements whose `type` is a media type other than
+/// text or HTML. Works on the raw bytes of any ASCII-compatible encoding.
+fn without_typed_content(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::bytes::Regex::new(
+            r#"(?s)<content\s[^>]*?type\s*=\s*["']([^"']*)["'][^>]*?(?:/>|>.*?</content\s*>)"#,
+        )
+        .expect("a valid regex")
+    });
+    re.replace_all(bytes, |caps: &regex::bytes::Captures<'_>| {
+        let kind = caps
+            .get(1)
+            .map(|m| m.as_bytes().to_ascii_lowercase())
+            .unwrap_or_default();
+        let readable: &[&[u8]] = &[b"text", b"html", b"xhtml", b"text/html", b"text/plain"];
+        if readable.contains(&kind.as_slice()) {
+            caps[0].to_vec()
+        } else {
+            Vec::new()
+        }
+    })
 }
 
 /// Rejects what is plainly not a feed before parsing: an empty body, an HTML page.
