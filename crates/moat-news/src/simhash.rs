@@ -6,9 +6,17 @@
 //! particles to nouns, so "삼성전자가" and "삼성전자는" share 삼성, 성전, 전자); a
 //! one-character run gives itself. A Latin or digit run gives the word. Each feature
 //! weighs its count; title features count twice, since a rewrite keeps the headline's
-//! words more than the body's. Bylines and datelines that differ between outlets
-//! (`(서울=연합뉴스) 홍길동 기자 =`, `[이데일리 홍길동 기자]`, e-mail addresses) are
-//! removed first.
+//! words more than the body's, and numbers count twice, since a rewrite keeps the
+//! figures. Bylines and datelines that differ between outlets
+//! (`(서울=연합뉴스) 홍길동 기자 =`, `[이데일리 홍길동 기자]`, `By Jane Doe.`, e-mail
+//! addresses) are removed first.
+//!
+//! What distance 3 means on a title and a 300-character summary (tests/simhash.rs,
+//! words of a ~60-word summary replaced at random, title kept): one word replaced stays
+//! within 3 in 91–92 % of cases, two words 60–72 %, three 34–53 %, four 18–40 % (English
+//! lower, Korean higher); a different byline, dateline or e-mail alone changes nothing.
+//! Two different stories about one company land 29–33 apart. So the
+//! threshold catches copies and light edits of one wire story, not paraphrases.
 //!
 //! The feature hash is FNV-1a 64 followed by the SplitMix64 finaliser: fixed, so
 //! fingerprints stored in the database stay comparable across versions and machines.
@@ -30,6 +38,10 @@ pub const NEAR_DUP_DISTANCE: u32 = 3;
 /// How much more a title feature weighs than a summary feature.
 const TITLE_WEIGHT: i64 = 2;
 
+/// How much more a number (a token starting with a digit) weighs: the figures are the
+/// facts of a financial story, which rewrites keep.
+const NUMBER_WEIGHT: i64 = 2;
+
 /// Bylines, datelines and addresses that differ between outlets carrying one story.
 fn boilerplate() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -40,6 +52,7 @@ fn boilerplate() -> &'static Regex {
             | \[[^\[\]]{0,30}\]                          # [이데일리 홍길동 기자], [사진]
             | [가-힣]{2,4}\s*(?:기자|특파원|선임기자)\s*=?  # 홍길동 기자 =
             | [\w.+-]+@[\w-]+(?:\.[\w-]+)+               # e-mail addresses
+            | ^\s*by\s+[a-z]+(?:\s+[a-z]+){0,2}\s*[.,:;|–—-]  # By Jane Doe.
             ",
         )
         .expect("a valid regex")
@@ -53,7 +66,12 @@ pub fn simhash(title: &str, summary: &str) -> u64 {
         let normalised: String = text.nfkc().collect::<String>().to_lowercase();
         let cleaned = boilerplate().replace_all(&normalised, " ");
         for_each_feature(&cleaned, |feature| {
-            *weights.entry(feature_hash(feature)).or_default() += weight;
+            let number = feature.starts_with(|c: char| c.is_ascii_digit());
+            *weights.entry(feature_hash(feature)).or_default() += if number {
+                weight * NUMBER_WEIGHT
+            } else {
+                weight
+            };
         });
     }
     let mut sums = [0i64; 64];
@@ -180,6 +198,8 @@ mod tests {
         assert_eq!(hamming(0b1011, 0b0001), 2);
     }
 
+    const GOLDEN: u64 = 0x8d07_9f63_3ae9_7161;
+
     #[test]
     fn fingerprints_are_stable_across_runs_and_versions() {
         // Stored in the database: a change here invalidates every stored fingerprint.
@@ -191,5 +211,11 @@ mod tests {
         );
         assert_eq!(feature_hash("삼성"), feature_hash("삼성"));
         assert_eq!(simhash("", ""), 0);
+        assert_eq!(
+            simhash("삼성전자 3분기 실적", "HBM 판매 증가"),
+            GOLDEN,
+            "{:#x}",
+            simhash("삼성전자 3분기 실적", "HBM 판매 증가")
+        );
     }
 }
