@@ -1,4 +1,23 @@
 //! Feed bytes → clean items.
+//!
+//! feed-rs reads the formats; this module decides what Moat keeps of each entry:
+//!
+//! - **id**: the feed's (RSS guid, Atom id, JSON id; hashed when longer than
+//!   [`MAX_GUID_LEN`]), else [`generate_guid`].
+//! - **url**: the first `alternate` (or rel-less) link that resolves against the feed
+//!   URL to http(s); else an http(s) id (an RSS permalink guid); else none.
+//! - **title, summary**: [`plain_text`] of the title, and of the summary or else the
+//!   content, cut to [`SUMMARY_MAX_CHARS`]. JSON Feed's `content_text` goes through the
+//!   same cleaner (a `<` that opens a tag-like word is read as markup).
+//! - **published_at**: published, else updated; see [`EARLIEST_YEAR`] and
+//!   [`FUTURE_SKEW`]. The id uses the date as the feed gave it, so clamping does not
+//!   move it.
+//! - **image_url**: the first image `media:content` or enclosure (by type, or by file
+//!   extension when untyped), else the first `media:thumbnail`. (feed-rs does not read
+//!   JSON Feed's `image`.)
+//! - **accession**: EDGAR's accession number, from an `accession-number=` id or an
+//!   `/Archives/edgar/` link: one filing appears as Filer, Subject, Reporting and Issuer
+//!   entries, and the accession makes them one story.
 
 use std::sync::OnceLock;
 

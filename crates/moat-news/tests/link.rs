@@ -316,6 +316,12 @@ fn edgar_items_link_by_cik() {
 }
 
 #[test]
+fn the_linker_can_be_shared_between_tasks() {
+    fn shareable<T: Send + Sync + 'static>() {}
+    shareable::<Linker>();
+}
+
+#[test]
 fn an_empty_catalogue_links_nothing() {
     let linker = Linker::new(Vec::new(), DEFAULT_AMBIGUOUS);
     assert!(linker.is_empty());
