@@ -411,3 +411,25 @@ fn throughput_with_10000_instruments() {
     );
     assert!(links >= rounds, "every article links something");
 }
+
+#[test]
+fn capitals_make_names_and_lower_case_makes_words() {
+    let linker = linker();
+    assert_eq!(
+        ids(&linker.link("New iPhone sales beat forecasts", "")),
+        ["NASDAQ:AAPL"],
+        "iPhone is a name"
+    );
+    assert_eq!(
+        ids(&linker.link("GOOGLE FACES A FINE", "")),
+        ["NASDAQ:GOOGL", "NASDAQ:GOOG"]
+    );
+    assert!(
+        linker.link("how to google a phrase", "").is_empty(),
+        "lower case: a word"
+    );
+    assert!(
+        linker.link("a can of coke", "Coke sales rose.").is_empty(),
+        "coke is ambiguous: needs title and body"
+    );
+}
