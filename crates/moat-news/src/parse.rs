@@ -136,15 +136,7 @@ pub fn parse_feed(
         .id_generator(|_links, _title, _uri| String::new())
         .timestamp_parser(move |text| dates::parse_date(text, zone_less))
         .build();
-    let feed = match parser.parse(bytes) {
-        // feed-rs rejects a whole Atom feed over one `<content type="text/xml">` (SEC
-        // EDGAR's company feeds carry one per entry). We read no such content: drop
-        // those elements and parse again.
-        Err(ParseFeedError::ParseError(ParseErrorKind::UnknownMimeType(_))) => parser
-            .parse(&*without_typed_content(bytes))
-            .map_err(|e| classify(e, bytes))?,
-        other => other.map_err(|e| classify(e, bytes))?,
-    };
+    let feed = read(&parser, bytes)?;
 
     let total = feed.entries.len();
     let items = feed
@@ -161,6 +153,61 @@ pub fn parse_feed(
         items,
         items_dropped: total.saturating_sub(MAX_ITEMS_PER_FEED),
     })
+}
+
+/// feed-rs, with two repairs it needs: it rejects a whole Atom feed over one
+/// `<content type="text/xml">` (SEC EDGAR's company feeds carry one per entry; we read
+/// no such content, so those elements are dropped), and an RSS root without
+/// `version="2.0"` (or with `2.00`, seen on Korean sites) is not RSS to it.
+fn read(
+    parser: &feed_rs::parser::Parser,
+    bytes: &[u8],
+) -> Result<feed_rs::model::Feed, ParseError> {
+    let repaired = match parser.parse(bytes) {
+        Ok(feed) => return Ok(feed),
+        Err(ParseFeedError::ParseError(ParseErrorKind::UnknownMimeType(_))) => {
+            Some(without_typed_content(bytes).into_owned())
+        }
+        Err(ParseFeedError::ParseError(ParseErrorKind::NoFeedRoot)) => with_rss_version(bytes),
+        Err(other) => return Err(classify(other, bytes)),
+    };
+    match repaired {
+        Some(fixed) => parser.parse(&*fixed).map_err(|e| classify(e, bytes)),
+        None => Err(classify(
+            ParseFeedError::ParseError(ParseErrorKind::NoFeedRoot),
+            bytes,
+        )),
+    }
+}
+
+/// The bytes with the `<rss>` root declaring `version="2.0"`, or `None` when there is no
+/// such root or it already says a version feed-rs reads.
+fn with_rss_version(bytes: &[u8]) -> Option<Vec<u8>> {
+    static ROOT: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    static VERSION: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    let root =
+        ROOT.get_or_init(|| regex::bytes::Regex::new(r"<rss(\s[^>]*)?>").expect("a valid regex"));
+    let version = VERSION.get_or_init(|| {
+        regex::bytes::Regex::new(r#"\sversion\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+            .expect("a valid regex")
+    });
+    let found = root.captures(bytes)?;
+    let whole = found.get(0)?;
+    let attributes = found.get(1).map_or(&b""[..], |m| m.as_bytes());
+    let declared = version
+        .captures(attributes)
+        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        .map(|m| m.as_bytes());
+    if matches!(declared, Some(b"2.0" | b"0.91" | b"0.92")) {
+        return None;
+    }
+    let mut fixed = Vec::with_capacity(bytes.len() + 16);
+    fixed.extend_from_slice(&bytes[..whole.start()]);
+    fixed.extend_from_slice(b"<rss version=\"2.0\"");
+    fixed.extend_from_slice(&version.replace_all(attributes, &b""[..]));
+    fixed.push(b'>');
+    fixed.extend_from_slice(&bytes[whole.end()..]);
+    Some(fixed)
 }
 
 fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {

@@ -526,3 +526,19 @@ fn the_real_sec_press_release_feeds_parse() {
         first.summary
     );
 }
+
+#[test]
+fn rss_without_a_version_or_with_an_odd_one_is_still_rss() {
+    let ctx = ParseContext::new("KR", now());
+    for root in [
+        "<rss>",
+        "<rss version=\"2.00\">",
+        "<rss version='2.0.1' xmlns:dc=\"http://purl.org/dc/elements/1.1/\">",
+    ] {
+        let xml = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>{root}<channel><title>t</title><item><title>기사</title><guid>g1</guid></item></channel></rss>");
+        let feed =
+            parse_feed(xml.as_bytes(), FEED_URL, &ctx).unwrap_or_else(|e| panic!("{root}: {e}"));
+        assert_eq!(feed.items.len(), 1, "{root}");
+        assert_eq!(feed.items[0].title, "기사");
+    }
+}
