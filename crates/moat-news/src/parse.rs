@@ -7,7 +7,9 @@
 //! - **url**: the first `alternate` (or rel-less) link that resolves against the feed
 //!   URL to http(s); else an http(s) id (an RSS permalink guid); else none.
 //! - **title, summary**: [`plain_text`] of the title, and of the summary or else the
-//!   content, cut to [`SUMMARY_MAX_CHARS`]. JSON Feed's `content_text` goes through the
+//!   content, cut to [`SUMMARY_MAX_CHARS`]. An item without a title (RSS allows one
+//!   with only a description; a title that was only markup) takes the start of its
+//!   summary ([`TITLE_FROM_SUMMARY_CHARS`]); both can still be empty. JSON Feed's `content_text` goes through the
 //!   same cleaner (a `<` that opens a tag-like word is read as markup).
 //! - **published_at**: published, else updated; see [`EARLIEST_YEAR`] and
 //!   [`FUTURE_SKEW`]. The id uses the date as the feed gave it, so clamping does not
@@ -43,6 +45,9 @@ pub const EARLIEST_YEAR: i32 = 1990;
 
 /// At most this many characters of summary (the last being "…" when cut).
 pub const SUMMARY_MAX_CHARS: usize = 300;
+
+/// An item without a title takes this many characters of its summary as one.
+pub const TITLE_FROM_SUMMARY_CHARS: usize = 100;
 
 /// What the parser needs to know about the feed beyond its bytes.
 #[derive(Debug, Clone)]
@@ -81,7 +86,8 @@ pub struct FeedItem {
     pub guid: String,
     /// The article's absolute http(s) URL, if any.
     pub url: Option<String>,
-    /// Plain text.
+    /// Plain text; the start of the summary when the item has no title; empty only
+    /// when both are.
     pub title: String,
     /// Plain text, at most [`SUMMARY_MAX_CHARS`] characters.
     pub summary: String,
@@ -224,6 +230,13 @@ fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
         .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()))
         .unwrap_or_default();
     let summary = truncate_chars(&plain_text(summary_html), SUMMARY_MAX_CHARS);
+    let feed_title = title.clone();
+    // RSS allows an item with only a description: its start is the headline.
+    let title = if title.is_empty() {
+        truncate_chars(&summary, TITLE_FROM_SUMMARY_CHARS)
+    } else {
+        title
+    };
 
     let raw_date = entry.published.or(entry.updated);
     let (published_at, date_clamped) = match raw_date {
@@ -238,7 +251,7 @@ fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
         // which, so an http(s) guid serves only when there is no link.
         .or_else(|| absolute_http_url(id, None));
     let guid = if id.is_empty() {
-        generate_guid(feed_url, &title, raw_date)
+        generate_guid(feed_url, &feed_title, raw_date)
     } else if id.len() > MAX_GUID_LEN {
         format!("moat:{}", sha256_hex(id.as_bytes()))
     } else {

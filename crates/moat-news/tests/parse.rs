@@ -280,7 +280,10 @@ fn malicious_markup_and_links_never_survive() {
         assert!(item.image_url.is_none(), "javascript: is no image");
     }
     let img = item(&feed, "evil-1");
-    assert_eq!(img.title, "", "a title that was only an <img> is empty");
+    assert_eq!(
+        img.title, "click me",
+        "a title that was only an <img> is empty: the summary stands in"
+    );
     assert_eq!(img.url, None, "javascript: link dropped");
     assert_eq!(img.summary, "click me");
     let tom = item(&feed, "evil-2");
@@ -525,6 +528,29 @@ fn the_real_sec_press_release_feeds_parse() {
         "{}",
         first.summary
     );
+}
+
+#[test]
+fn an_item_without_a_title_takes_the_start_of_its_summary() {
+    let long = "코스피가 외국인 순매수에 힘입어 2% 올랐다. ".repeat(10);
+    let xml = format!(
+        "<rss version=\"2.0\"><channel><title>t</title><item><description>{long}</description><guid>a</guid></item><item><guid>b</guid></item></channel></rss>"
+    );
+    let feed =
+        parse_feed(xml.as_bytes(), FEED_URL, &ParseContext::new("KR", now())).expect("parses");
+    let title = &feed.items[0].title;
+    assert!(title.starts_with("코스피가 외국인 순매수에"), "{title}");
+    let kept = title.chars().count();
+    assert!(
+        kept <= moat_news::parse::TITLE_FROM_SUMMARY_CHARS,
+        "{kept}: {title}"
+    );
+    assert!(
+        kept >= moat_news::parse::TITLE_FROM_SUMMARY_CHARS - 2,
+        "{kept}: {title}"
+    );
+    assert!(title.ends_with('…'));
+    assert_eq!(feed.items[1].title, "", "nothing to show");
 }
 
 #[test]
