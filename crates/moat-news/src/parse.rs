@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::canonical::absolute_http_url;
 use crate::dates;
-use crate::text::{plain_text, truncate_chars};
+use crate::text::{plain_text, plain_text_prefix, truncate_chars};
 
 /// At most this many items are kept from one feed (the first ones in document order).
 pub const MAX_ITEMS_PER_FEED: usize = 500;
@@ -229,7 +229,10 @@ fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
         .filter(|s| !s.trim().is_empty())
         .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()))
         .unwrap_or_default();
-    let summary = truncate_chars(&plain_text(summary_html), SUMMARY_MAX_CHARS);
+    let summary = truncate_chars(
+        &plain_text_prefix(summary_html, SUMMARY_MAX_CHARS),
+        SUMMARY_MAX_CHARS,
+    );
     let feed_title = title.clone();
     // RSS allows an item with only a description: its start is the headline.
     let title = if title.is_empty() {

@@ -568,3 +568,31 @@ fn rss_without_a_version_or_with_an_odd_one_is_still_rss() {
         assert_eq!(feed.items[0].title, "기사");
     }
 }
+
+#[test]
+fn throughput_of_a_feed_of_full_articles() {
+    let article = "<p>삼성전자가 <b>HBM3E</b> 12단 제품을 <a href=\"https://x.example/\">엔비디아</a>에 공급한다. 28일 유가증권시장에서 삼성전자는 5% 올랐다.</p>\n".repeat(150);
+    let items: String = (0..MAX_ITEMS_PER_FEED)
+        .map(|i| {
+            format!(
+                "<item><title>기사 {i}</title><guid>g{i}</guid><link>https://x.example/{i}</link><description><![CDATA[{article}]]></description><pubDate>Sat, 28 Nov 2026 09:30:00 +0900</pubDate></item>"
+            )
+        })
+        .collect();
+    let xml = format!("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>big</title>{items}</channel></rss>");
+    let started = std::time::Instant::now();
+    let feed =
+        parse_feed(xml.as_bytes(), FEED_URL, &ParseContext::new("KR", now())).expect("parses");
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "parse: {} items, {:.1} MB of full articles in {:.0} ms ({:.0} items/s)",
+        feed.items.len(),
+        xml.len() as f64 / 1e6,
+        elapsed * 1e3,
+        feed.items.len() as f64 / elapsed
+    );
+    assert!(feed
+        .items
+        .iter()
+        .all(|i| i.summary.chars().count() == SUMMARY_MAX_CHARS));
+}
