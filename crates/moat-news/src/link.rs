@@ -242,6 +242,11 @@ enum Signal {
 impl Linker {
     /// Builds the matchers; `ambiguous` names (compared case-insensitively) link only
     /// with a second signal. Pass [`DEFAULT_AMBIGUOUS`] unless you know better.
+    ///
+    /// # Panics
+    ///
+    /// When the names exceed aho-corasick's limits (billions of automaton states; a
+    /// catalogue of millions of names is far below them).
     pub fn new(entries: Vec<LinkEntry>, ambiguous: &[&str]) -> Linker {
         let ambiguous: HashSet<String> = ambiguous.iter().map(|n| fold(n)).collect();
         let mut patterns: Vec<Pattern> = Vec::new();

@@ -164,7 +164,7 @@ pub fn parse_feed(
 /// feed-rs, with two repairs it needs: it rejects a whole Atom feed over one
 /// `<content type="text/xml">` (SEC EDGAR's company feeds carry one per entry; we read
 /// no such content, so those elements are dropped), and an RSS root without
-/// `version="2.0"` (or with `2.00`, seen on Korean sites) is not RSS to it.
+/// `version="2.0"` exactly (none, `2.00`: some generators write these) is not RSS to it.
 fn read(
     parser: &feed_rs::parser::Parser,
     bytes: &[u8],
