@@ -19,8 +19,8 @@
 //!   Hangul syllable; a name that ends with Hangul may be followed by a particle or a
 //!   common suffix ([`PARTICLE_STARTS`]: `삼성전자가`, `애플의`, `현대차그룹`) but not by
 //!   other syllables (`애플리케이션` is not Apple, `메타버스` not Meta). A Latin match
-//!   must start with a capital letter (proper nouns: "apple" is the fruit) unless it is
-//!   written exactly as one of the instrument's names (`eBay`).
+//!   written all in lower case is a common word ("apple" is the fruit); `Apple`,
+//!   `APPLE` and `iPhone` are names.
 //! - **Ambiguous names** link only with a second signal: one of the instrument's codes
 //!   anywhere in the article, or the name in the title AND in the body. Ambiguous are
 //!   the names on the caller's list ([`DEFAULT_AMBIGUOUS`]: common words and short
@@ -71,7 +71,8 @@ pub struct Link {
 /// - Catalogue aliases that are common words or people: 골드, 비자 (visa), 메타, 스파이
 ///   (spy), 다이아, 아크, 마스, 코크, 릴리, 존슨, 시티, 다빈치, 카페, 에코, 유한 (finite),
 ///   리노, 레인보우, 방탄, 카이, 주성, 월배당, 장기채, 미국장기채, 레버리지, 인버스,
-///   곱버스, 단기채권, 조선해양 (shipbuilding), 어플라이드, and coke, spy, citi, lilly.
+///   곱버스, 단기채권, 조선해양 (shipbuilding), 어플라이드, 삼중 (triple), 대항 (against),
+///   대만반도체, and coke, spy, citi, lilly, soil (S-Oil), cadence, rtx (also a GPU).
 /// - Group names shared by many listed companies: 삼성, 현대, 한화, 롯데, 두산, 한솔,
 ///   삼양, 신세계, samsung, hyundai.
 /// - Korean company names that are common words: 대상 (target), 동원 (mobilisation),
@@ -98,6 +99,9 @@ pub const DEFAULT_AMBIGUOUS: &[&str] = &[
     "spy",
     "citi",
     "lilly",
+    "soil",
+    "cadence",
+    "rtx",
     // Korean common words and people in the catalogue's aliases
     "골드",
     "비자",
@@ -128,6 +132,9 @@ pub const DEFAULT_AMBIGUOUS: &[&str] = &[
     "단기채권",
     "조선해양",
     "어플라이드",
+    "삼중",
+    "대항",
+    "대만반도체",
     // Group names
     "삼성",
     "현대",
@@ -193,8 +200,6 @@ const EXCHANGE_PREFIXES: &[&str] = &[
 struct Pattern {
     /// The instruments this name belongs to.
     entries: Vec<usize>,
-    /// The name as each instrument writes it (for the exact-case rule).
-    forms: Vec<String>,
     ambiguous: bool,
 }
 
@@ -237,6 +242,11 @@ enum Signal {
 impl Linker {
     /// Builds the matchers; `ambiguous` names (compared case-insensitively) link only
     /// with a second signal. Pass [`DEFAULT_AMBIGUOUS`] unless you know better.
+    ///
+    /// # Panics
+    ///
+    /// When the names exceed aho-corasick's limits (billions of automaton states; a
+    /// catalogue of millions of names is far below them).
     pub fn new(entries: Vec<LinkEntry>, ambiguous: &[&str]) -> Linker {
         let ambiguous: HashSet<String> = ambiguous.iter().map(|n| fold(n)).collect();
         let mut patterns: Vec<Pattern> = Vec::new();
@@ -256,7 +266,6 @@ impl Linker {
                 let id = *pattern_of.entry(key.clone()).or_insert_with(|| {
                     patterns.push(Pattern {
                         entries: Vec::new(),
-                        forms: Vec::new(),
                         ambiguous: ambiguous.contains(&key) || too_short(name),
                     });
                     pattern_texts.push(key.clone());
@@ -265,9 +274,6 @@ impl Linker {
                 let pattern = &mut patterns[id];
                 if !pattern.entries.contains(&index) {
                     pattern.entries.push(index);
-                }
-                if !pattern.forms.iter().any(|f| f == name) {
-                    pattern.forms.push(name.to_owned());
                 }
             }
             let ticker = entry.ticker.trim();
@@ -384,7 +390,7 @@ impl Linker {
             };
             let pattern = &self.patterns[m.pattern().as_usize()];
             let matched = &text[m.start()..m.end()];
-            if at_word_edges(text, m.start(), m.end()) && case_fits(matched, &pattern.forms) {
+            if at_word_edges(text, m.start(), m.end()) && case_fits(matched) {
                 let signal = if pattern.ambiguous {
                     Signal::AmbiguousName
                 } else {
@@ -538,14 +544,12 @@ fn at_word_edges(text: &str, start: usize, end: usize) -> bool {
     true
 }
 
-/// A Latin match must start with a capital letter unless written exactly as one of the
-/// instrument's names.
-fn case_fits(matched: &str, forms: &[String]) -> bool {
-    match matched.chars().find(char::is_ascii_alphabetic) {
-        None => true,
-        Some(c) if c.is_ascii_uppercase() => true,
-        Some(_) => forms.iter().any(|f| f == matched),
-    }
+/// A Latin match written all in lower case ("apple", "target", "google") is a common
+/// word; any capital ("Apple", "iPhone", "APPLE") makes it a name. (The catalogue
+/// lower-cases Latin aliases, so how a name is stored says nothing.)
+fn case_fits(matched: &str) -> bool {
+    let has_letters = matched.chars().any(|c| c.is_ascii_alphabetic());
+    !has_letters || matched.chars().any(|c| c.is_ascii_uppercase())
 }
 
 /// The filer's CIK of an EDGAR item, from its title

@@ -7,7 +7,9 @@
 //! - **url**: the first `alternate` (or rel-less) link that resolves against the feed
 //!   URL to http(s); else an http(s) id (an RSS permalink guid); else none.
 //! - **title, summary**: [`plain_text`] of the title, and of the summary or else the
-//!   content, cut to [`SUMMARY_MAX_CHARS`]. JSON Feed's `content_text` goes through the
+//!   content, cut to [`SUMMARY_MAX_CHARS`]. An item without a title (RSS allows one
+//!   with only a description; a title that was only markup) takes the start of its
+//!   summary ([`TITLE_FROM_SUMMARY_CHARS`]); both can still be empty. JSON Feed's `content_text` goes through the
 //!   same cleaner (a `<` that opens a tag-like word is read as markup).
 //! - **published_at**: published, else updated; see [`EARLIEST_YEAR`] and
 //!   [`FUTURE_SKEW`]. The id uses the date as the feed gave it, so clamping does not
@@ -30,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::canonical::absolute_http_url;
 use crate::dates;
-use crate::text::{plain_text, truncate_chars};
+use crate::text::{plain_text, plain_text_prefix, truncate_chars};
 
 /// At most this many items are kept from one feed (the first ones in document order).
 pub const MAX_ITEMS_PER_FEED: usize = 500;
@@ -43,6 +45,9 @@ pub const EARLIEST_YEAR: i32 = 1990;
 
 /// At most this many characters of summary (the last being "…" when cut).
 pub const SUMMARY_MAX_CHARS: usize = 300;
+
+/// An item without a title takes this many characters of its summary as one.
+pub const TITLE_FROM_SUMMARY_CHARS: usize = 100;
 
 /// What the parser needs to know about the feed beyond its bytes.
 #[derive(Debug, Clone)]
@@ -81,7 +86,8 @@ pub struct FeedItem {
     pub guid: String,
     /// The article's absolute http(s) URL, if any.
     pub url: Option<String>,
-    /// Plain text.
+    /// Plain text; the start of the summary when the item has no title; empty only
+    /// when both are.
     pub title: String,
     /// Plain text, at most [`SUMMARY_MAX_CHARS`] characters.
     pub summary: String,
@@ -136,15 +142,7 @@ pub fn parse_feed(
         .id_generator(|_links, _title, _uri| String::new())
         .timestamp_parser(move |text| dates::parse_date(text, zone_less))
         .build();
-    let feed = match parser.parse(bytes) {
-        // feed-rs rejects a whole Atom feed over one `<content type="text/xml">` (SEC
-        // EDGAR's company feeds carry one per entry). We read no such content: drop
-        // those elements and parse again.
-        Err(ParseFeedError::ParseError(ParseErrorKind::UnknownMimeType(_))) => parser
-            .parse(&*without_typed_content(bytes))
-            .map_err(|e| classify(e, bytes))?,
-        other => other.map_err(|e| classify(e, bytes))?,
-    };
+    let feed = read(&parser, bytes)?;
 
     let total = feed.entries.len();
     let items = feed
@@ -163,6 +161,61 @@ pub fn parse_feed(
     })
 }
 
+/// feed-rs, with two repairs it needs: it rejects a whole Atom feed over one
+/// `<content type="text/xml">` (SEC EDGAR's company feeds carry one per entry; we read
+/// no such content, so those elements are dropped), and an RSS root without
+/// `version="2.0"` exactly (none, `2.00`: some generators write these) is not RSS to it.
+fn read(
+    parser: &feed_rs::parser::Parser,
+    bytes: &[u8],
+) -> Result<feed_rs::model::Feed, ParseError> {
+    let repaired = match parser.parse(bytes) {
+        Ok(feed) => return Ok(feed),
+        Err(ParseFeedError::ParseError(ParseErrorKind::UnknownMimeType(_))) => {
+            Some(without_typed_content(bytes).into_owned())
+        }
+        Err(ParseFeedError::ParseError(ParseErrorKind::NoFeedRoot)) => with_rss_version(bytes),
+        Err(other) => return Err(classify(other, bytes)),
+    };
+    match repaired {
+        Some(fixed) => parser.parse(&*fixed).map_err(|e| classify(e, bytes)),
+        None => Err(classify(
+            ParseFeedError::ParseError(ParseErrorKind::NoFeedRoot),
+            bytes,
+        )),
+    }
+}
+
+/// The bytes with the `<rss>` root declaring `version="2.0"`, or `None` when there is no
+/// such root or it already says a version feed-rs reads.
+fn with_rss_version(bytes: &[u8]) -> Option<Vec<u8>> {
+    static ROOT: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    static VERSION: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    let root =
+        ROOT.get_or_init(|| regex::bytes::Regex::new(r"<rss(\s[^>]*)?>").expect("a valid regex"));
+    let version = VERSION.get_or_init(|| {
+        regex::bytes::Regex::new(r#"\sversion\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+            .expect("a valid regex")
+    });
+    let found = root.captures(bytes)?;
+    let whole = found.get(0)?;
+    let attributes = found.get(1).map_or(&b""[..], |m| m.as_bytes());
+    let declared = version
+        .captures(attributes)
+        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        .map(|m| m.as_bytes());
+    if matches!(declared, Some(b"2.0" | b"0.91" | b"0.92")) {
+        return None;
+    }
+    let mut fixed = Vec::with_capacity(bytes.len() + 16);
+    fixed.extend_from_slice(&bytes[..whole.start()]);
+    fixed.extend_from_slice(b"<rss version=\"2.0\"");
+    fixed.extend_from_slice(&version.replace_all(attributes, &b""[..]));
+    fixed.push(b'>');
+    fixed.extend_from_slice(&bytes[whole.end()..]);
+    Some(fixed)
+}
+
 fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
     let title = entry
         .title
@@ -176,7 +229,17 @@ fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
         .filter(|s| !s.trim().is_empty())
         .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()))
         .unwrap_or_default();
-    let summary = truncate_chars(&plain_text(summary_html), SUMMARY_MAX_CHARS);
+    let summary = truncate_chars(
+        &plain_text_prefix(summary_html, SUMMARY_MAX_CHARS),
+        SUMMARY_MAX_CHARS,
+    );
+    let feed_title = title.clone();
+    // RSS allows an item with only a description: its start is the headline.
+    let title = if title.is_empty() {
+        truncate_chars(&summary, TITLE_FROM_SUMMARY_CHARS)
+    } else {
+        title
+    };
 
     let raw_date = entry.published.or(entry.updated);
     let (published_at, date_clamped) = match raw_date {
@@ -191,7 +254,7 @@ fn clean_item(entry: Entry, feed_url: &str, ctx: &ParseContext) -> FeedItem {
         // which, so an http(s) guid serves only when there is no link.
         .or_else(|| absolute_http_url(id, None));
     let guid = if id.is_empty() {
-        generate_guid(feed_url, &title, raw_date)
+        generate_guid(feed_url, &feed_title, raw_date)
     } else if id.len() > MAX_GUID_LEN {
         format!("moat:{}", sha256_hex(id.as_bytes()))
     } else {

@@ -411,3 +411,123 @@ fn throughput_with_10000_instruments() {
     );
     assert!(links >= rounds, "every article links something");
 }
+
+#[test]
+fn capitals_make_names_and_lower_case_makes_words() {
+    let linker = linker();
+    assert_eq!(
+        ids(&linker.link("New iPhone sales beat forecasts", "")),
+        ["NASDAQ:AAPL"],
+        "iPhone is a name"
+    );
+    assert_eq!(
+        ids(&linker.link("GOOGLE FACES A FINE", "")),
+        ["NASDAQ:GOOGL", "NASDAQ:GOOG"]
+    );
+    assert!(
+        linker.link("how to google a phrase", "").is_empty(),
+        "lower case: a word"
+    );
+    assert!(
+        linker.link("a can of coke", "Coke sales rose.").is_empty(),
+        "coke is ambiguous: needs title and body"
+    );
+}
+
+/// The curated catalogue of `crates/moat-market` (names and aliases as the server will
+/// pass them).
+fn curated() -> Vec<LinkEntry> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../moat-market/data/instruments.csv");
+    let csv = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    csv.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split(',').collect();
+            let (exchange, ticker) = cols[0].split_once(':')?;
+            if exchange == "INDEX" || exchange == "FX" || exchange == "CRYPTO" {
+                return None;
+            }
+            let mut names = vec![cols[5].to_owned(), cols[6].to_owned()];
+            names.extend(
+                cols[11]
+                    .split('|')
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_owned),
+            );
+            Some(LinkEntry {
+                instrument_id: cols[0].to_owned(),
+                ticker: ticker.to_owned(),
+                country: cols[4].to_owned(),
+                names,
+                cik: known_ciks()
+                    .iter()
+                    .find(|(t, _)| *t == ticker)
+                    .map(|(_, c)| *c),
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_curated_catalogue_links_headlines_without_false_friends() {
+    let linker = Linker::new(curated(), DEFAULT_AMBIGUOUS);
+    assert!(linker.len() > 200);
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "한국전력으로 튀는 불똥",
+            "한전은 전기요금 인상을 요청했다.",
+            &["KRX:015760"],
+        ),
+        (
+            "카카오, 서비스 장애 회고 공개",
+            "카카오와 네이버가 데이터센터를 늘린다.",
+            &["KRX:035720", "KRX:035420"],
+        ),
+        ("하나금융지주인가, 정부인가", "", &["KRX:086790"]),
+        (
+            "엔비디아 RTX 5090 출시",
+            "엔비디아가 새 그래픽카드를 내놨다.",
+            &["NASDAQ:NVDA"],
+        ),
+        (
+            "중소기업 삼중고…금리·환율·유가",
+            "원자재 가격이 삼중으로 부담이다.",
+            &[],
+        ),
+        (
+            "금리 인하 기대에 금값 사상 최고",
+            "국제 금 가격이 올랐다.",
+            &[],
+        ),
+        (
+            "메타버스·애플리케이션 시장 전망",
+            "크리스마스 시즌 카이스트 연구진이 스마트시티 리노베이션을 발표했다.",
+            &[],
+        ),
+        ("유한책임회사 설립 급증", "대항 세력도 늘었다.", &[]),
+        (
+            "Soil erosion threatens farms",
+            "How to google a phrase; a can of coke.",
+            &[],
+        ),
+        (
+            "Apple and Microsoft lead gains",
+            "",
+            &["NASDAQ:AAPL", "NASDAQ:MSFT"],
+        ),
+        (
+            "테슬라·엔비디아 급등…나스닥 최고치",
+            "",
+            &["NASDAQ:TSLA", "NASDAQ:NVDA"],
+        ),
+        ("삼성전자우 사상 최고가", "", &["KRX:005935"]),
+    ];
+    for (title, body, want) in cases {
+        assert_eq!(
+            ids(&linker.link(title, body)),
+            *want,
+            "title {title:?} body {body:?}"
+        );
+    }
+}

@@ -280,7 +280,10 @@ fn malicious_markup_and_links_never_survive() {
         assert!(item.image_url.is_none(), "javascript: is no image");
     }
     let img = item(&feed, "evil-1");
-    assert_eq!(img.title, "", "a title that was only an <img> is empty");
+    assert_eq!(
+        img.title, "click me",
+        "a title that was only an <img> is empty: the summary stands in"
+    );
     assert_eq!(img.url, None, "javascript: link dropped");
     assert_eq!(img.summary, "click me");
     let tom = item(&feed, "evil-2");
@@ -525,4 +528,71 @@ fn the_real_sec_press_release_feeds_parse() {
         "{}",
         first.summary
     );
+}
+
+#[test]
+fn an_item_without_a_title_takes_the_start_of_its_summary() {
+    let long = "코스피가 외국인 순매수에 힘입어 2% 올랐다. ".repeat(10);
+    let xml = format!(
+        "<rss version=\"2.0\"><channel><title>t</title><item><description>{long}</description><guid>a</guid></item><item><guid>b</guid></item></channel></rss>"
+    );
+    let feed =
+        parse_feed(xml.as_bytes(), FEED_URL, &ParseContext::new("KR", now())).expect("parses");
+    let title = &feed.items[0].title;
+    assert!(title.starts_with("코스피가 외국인 순매수에"), "{title}");
+    let kept = title.chars().count();
+    assert!(
+        kept <= moat_news::parse::TITLE_FROM_SUMMARY_CHARS,
+        "{kept}: {title}"
+    );
+    assert!(
+        kept >= moat_news::parse::TITLE_FROM_SUMMARY_CHARS - 2,
+        "{kept}: {title}"
+    );
+    assert!(title.ends_with('…'));
+    assert_eq!(feed.items[1].title, "", "nothing to show");
+}
+
+#[test]
+fn rss_without_a_version_or_with_an_odd_one_is_still_rss() {
+    let ctx = ParseContext::new("KR", now());
+    for root in [
+        "<rss>",
+        "<rss version=\"2.00\">",
+        "<rss version='2.0.1' xmlns:dc=\"http://purl.org/dc/elements/1.1/\">",
+    ] {
+        let xml = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>{root}<channel><title>t</title><item><title>기사</title><guid>g1</guid></item></channel></rss>");
+        let feed =
+            parse_feed(xml.as_bytes(), FEED_URL, &ctx).unwrap_or_else(|e| panic!("{root}: {e}"));
+        assert_eq!(feed.items.len(), 1, "{root}");
+        assert_eq!(feed.items[0].title, "기사");
+    }
+}
+
+#[test]
+fn throughput_of_a_feed_of_full_articles() {
+    let article = "<p>삼성전자가 <b>HBM3E</b> 12단 제품을 <a href=\"https://x.example/\">엔비디아</a>에 공급한다. 28일 유가증권시장에서 삼성전자는 5% 올랐다.</p>\n".repeat(150);
+    let items: String = (0..MAX_ITEMS_PER_FEED)
+        .map(|i| {
+            format!(
+                "<item><title>기사 {i}</title><guid>g{i}</guid><link>https://x.example/{i}</link><description><![CDATA[{article}]]></description><pubDate>Sat, 28 Nov 2026 09:30:00 +0900</pubDate></item>"
+            )
+        })
+        .collect();
+    let xml = format!("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>big</title>{items}</channel></rss>");
+    let started = std::time::Instant::now();
+    let feed =
+        parse_feed(xml.as_bytes(), FEED_URL, &ParseContext::new("KR", now())).expect("parses");
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "parse: {} items, {:.1} MB of full articles in {:.0} ms ({:.0} items/s)",
+        feed.items.len(),
+        xml.len() as f64 / 1e6,
+        elapsed * 1e3,
+        feed.items.len() as f64 / elapsed
+    );
+    assert!(feed
+        .items
+        .iter()
+        .all(|i| i.summary.chars().count() == SUMMARY_MAX_CHARS));
 }
