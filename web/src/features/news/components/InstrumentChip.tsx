@@ -17,6 +17,8 @@ export function InstrumentChip({ link }: { link: InstrumentLink }) {
   return (
     <AppLink to={stockPath(link.instrument_id)} className="news-chip">
       <span className="news-chip__name">{name}</span>
+      {/* A space for the link's accessible name (flex layout ignores it on screen). */}
+      {quote && ' '}
       {quote && <span className={`news-chip__change market-${dir}`}>{formatPercent(quote.change_percent, locale)}</span>}
     </AppLink>
   );

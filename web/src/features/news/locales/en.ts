@@ -103,7 +103,7 @@ export const newsEn = {
     enabledLabel: '{{name}} enabled',
     lastFetch: 'Last fetch',
     lastSuccess: 'Last success',
-    lastError: 'Error',
+    lastError: 'Error message',
     errorCount: 'Errors in a row',
     items: 'Articles (total / last)',
     itemsValue: '{{total}} / {{last}}',

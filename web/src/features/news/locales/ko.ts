@@ -100,7 +100,7 @@ export const newsKo = {
     enabledLabel: '{{name}} 사용',
     lastFetch: '마지막 가져오기',
     lastSuccess: '마지막 성공',
-    lastError: '오류',
+    lastError: '오류 내용',
     errorCount: '연속 오류',
     items: '기사 (전체 / 마지막)',
     itemsValue: '{{total}} / {{last}}',
