@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLocale } from '@/shared/i18n/i18n';
 import { resetLiveStream } from '@/shared/stream/stream';
 import { FakeWebSocket, marketApi, quote } from '@/test/market';
 import { renderApp } from '@/test/renderApp';
@@ -173,5 +174,51 @@ describe('the news page', () => {
     pages.KR[''] = newsList([SECOND, FIRST]);
     fireEvent.click(screen.getByRole('button', { name: '새로고침' }));
     expect(await screen.findByRole('link', { name: SECOND.title })).toBeTruthy();
+  });
+
+  it('loads the next page as the end of the list scrolls into view', async () => {
+    const observers: { callback: IntersectionObserverCallback; targets: Element[] }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        private readonly entry: { callback: IntersectionObserverCallback; targets: Element[] };
+        constructor(callback: IntersectionObserverCallback) {
+          this.entry = { callback, targets: [] };
+          observers.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.targets.push(target);
+        }
+        disconnect() {
+          this.entry.targets = [];
+        }
+      },
+    );
+    const api = newsApi({ KR: { '': newsList([FIRST], 'c1'), c1: newsList([SECOND]) } });
+    renderApp({ route: '/news', api: api.handler });
+    await screen.findByRole('link', { name: FIRST.title });
+    const watching = observers.filter((o) => o.targets.length > 0);
+    expect(watching).toHaveLength(1);
+    expect(api.find('GET', '/api/news')).toHaveLength(1);
+    act(() => watching[0]!.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver));
+    expect(await screen.findByRole('link', { name: SECOND.title })).toBeTruthy();
+    expect(api.find('GET', '/api/news').at(-1)!.path).toContain('cursor=c1');
+  });
+
+  it('speaks English too', async () => {
+    await act(() => setLocale('en'));
+    renderApp({ route: '/news', api: newsApi({ KR: { '': newsList([FIRST, SECOND]) } }).handler });
+    expect(await screen.findByRole('heading', { level: 1, name: 'News' })).toBeTruthy();
+    const row = (await screen.findByRole('link', { name: FIRST.title })).closest('li')!;
+    expect(row.textContent).toContain('연합뉴스 +2 more');
+    expect(row.textContent).toContain('5 minutes ago');
+    expect(await within(row).findByRole('link', { name: 'Samsung Electronics +1.71%' })).toBeTruthy();
+    const countries = screen.getByRole('group', { name: 'Region' });
+    expect(within(countries).getAllByRole('button').map((b) => b.textContent)).toEqual(['Korea', 'Global']);
+
+    const socket = FakeWebSocket.latest!;
+    act(() => socket.open());
+    act(() => socket.push({ op: 'new', topic: 'news:KR', seq: 3, data: { id: 9, country: 'KR', instrument_ids: [] } }));
+    expect(await screen.findByRole('button', { name: 'New articles: 1' })).toBeTruthy();
   });
 });
