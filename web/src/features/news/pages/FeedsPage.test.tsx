@@ -125,6 +125,18 @@ describe('the operator’s news feeds', () => {
     expect(within(feedCard('Example')).getByText('대기')).toBeTruthy();
   });
 
+  it('edits a feed', async () => {
+    const api = feedsApi();
+    renderApp({ route: '/operator/news', api: api.handler });
+    fireEvent.click(await screen.findByRole('button', { name: '연합뉴스 편집' }));
+    const form = screen.getByRole('form', { name: '연합뉴스 편집' });
+    expect((within(form).getByLabelText('피드 주소') as HTMLInputElement).value).toBe('https://www.yna.co.kr/rss/news.xml');
+    fireEvent.change(within(form).getByLabelText('언론사 이름'), { target: { value: '연합뉴스 경제' } });
+    fireEvent.click(within(form).getByRole('button', { name: '저장' }));
+    expect(await screen.findByRole('heading', { level: 2, name: '연합뉴스 경제' })).toBeTruthy();
+    expect(api.find('PATCH', '/api/admin/news/feeds/1')[0]!.body).toMatchObject({ source_name: '연합뉴스 경제', url: 'https://www.yna.co.kr/rss/news.xml' });
+  });
+
   it('fetches a feed now and says what came in', async () => {
     renderApp({ route: '/operator/news', api: feedsApi().handler });
     fireEvent.click(await screen.findByRole('button', { name: '연합뉴스 지금 가져오기' }));

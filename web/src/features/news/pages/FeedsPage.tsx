@@ -12,7 +12,7 @@ import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { ApiError } from '@/shared/api/client';
 import { codeText, errorText } from '@/shared/api/error-text';
 import { useTranslation } from '@/shared/i18n/useTranslation';
-import { formatNumber } from '@/shared/i18n/format';
+import { formatDate, formatNumber } from '@/shared/i18n/format';
 import { useLocale } from '@/shared/i18n/useLocale';
 import { usePageMeta } from '@/shared/page-meta/usePageMeta';
 import { SectionError } from '@/shared/ui/card/SectionError';
@@ -28,7 +28,6 @@ import {
 } from '../api/feeds';
 import type { Feed, FeedInput, NewsCountry } from '../api/types';
 import { NewsSkeleton } from '../components/PagedArticles';
-import { formatDateTime } from '../lib/time';
 import '../components/news.css';
 
 export { messagesReady } from '../locales/messages';
@@ -164,7 +163,7 @@ function AddFeed({ onDone }: { onDone: (message: string) => void }) {
   const create = useCreateFeed();
   if (!open) {
     return (
-      <button type="button" className="button button--primary" onClick={() => setOpen(true)}>
+      <button type="button" className="button button--primary news-feeds__add" onClick={() => setOpen(true)}>
         {t('feeds.add')}
       </button>
     );
@@ -203,7 +202,7 @@ function DefaultsCard({ count, onDone }: { count: number; onDone: (message: stri
       <p className="news-muted">{t('feeds.defaults.note')}</p>
       <button
         type="button"
-        className="button button--primary"
+        className="button button--primary news-feeds__add"
         disabled={add.isPending}
         aria-busy={add.isPending}
         onClick={() => add.mutate(undefined, { onSuccess: (r) => onDone(t('feeds.defaults.added', { count: r.added })) })}
@@ -219,9 +218,9 @@ function DefaultsCard({ count, onDone }: { count: number; onDone: (message: stri
   );
 }
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
+function Detail({ label, wide = false, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div className="news-feed__detail">
+    <div className={wide ? 'news-feed__detail news-feed__detail--wide' : 'news-feed__detail'}>
       <dt>{label}</dt>
       <dd>{children}</dd>
     </div>
@@ -237,7 +236,7 @@ function FeedItem({ feed, onDone }: { feed: Feed; onDone: (message: string) => v
   const remove = useDeleteFeed();
   const fetchNow = useFetchFeedNow();
   const name = feed.source_name;
-  const time = (iso: string | null) => (iso ? formatDateTime(iso, locale) : t('feeds.never'));
+  const time = (iso: string | null) => (iso ? formatDate(iso, locale, { dateStyle: 'medium', timeStyle: 'short' }) : t('feeds.never'));
   const failure = [update, remove, fetchNow].find((m) => m.isError)?.error;
 
   if (editing) {
@@ -295,7 +294,7 @@ function FeedItem({ feed, onDone }: { feed: Feed; onDone: (message: string) => v
           )}
         </Detail>
         {feed.last_error && (
-          <Detail label={t('feeds.lastError')}>
+          <Detail label={t('feeds.lastError')} wide>
             <span className="news-feed__error-text">{feed.last_error}</span>
           </Detail>
         )}
