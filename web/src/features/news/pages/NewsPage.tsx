@@ -92,6 +92,7 @@ export function NewsPage() {
       ) : (
         <>
           {status && <StatusNote status={status} hasItems={items.length > 0} />}
+          {items.length > 0 && <h2 className="visually-hidden">{t('list.label')}</h2>}
           {items.length > 0 && (
             <PagedArticles query={list} label={t('list.label')}>
               {items.map((article) => (

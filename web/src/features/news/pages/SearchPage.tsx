@@ -155,6 +155,7 @@ export function SearchPage() {
       ) : (
         <>
           {first && first.status.state === 'unreachable' && <StatusNote status={first.status} hasItems />}
+          <h2 className="visually-hidden">{t('search.results')}</h2>
           <PagedArticles query={results} label={t('search.results')}>
             {items.map((article) => (
               <ArticleRow key={article.id} article={article} now={now} withSummary highlight={pattern} onOpen={() => addRecentSearch(q)} />
