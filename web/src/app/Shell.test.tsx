@@ -18,6 +18,7 @@ describe('Shell', () => {
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['홈', '/'],
       ['포트폴리오', '/portfolios'],
+      ['뉴스', '/news'],
       ['배당', '/dividends'],
       ['관심 종목', '/favorites'],
       ['설정', '/settings'],

@@ -9,6 +9,7 @@ import { authArea } from '@/features/auth';
 import { dividendsArea } from '@/features/dividends';
 import { favoritesArea } from '@/features/favorites';
 import { languageArea } from '@/features/language-picker';
+import { newsArea } from '@/features/news';
 import { operatorArea } from '@/features/operator';
 import { overviewArea } from '@/features/overview';
 import { portfolioArea } from '@/features/portfolio';
@@ -21,6 +22,7 @@ export const AREAS: readonly Area[] = [
   portfolioArea,
   dividendsArea,
   favoritesArea,
+  newsArea,
   overviewArea,
   stockArea,
   searchArea,

@@ -4,6 +4,7 @@ import type { marketKo } from '@/entities/instrument/locales/ko';
 import type { AuthMessages } from '@/features/auth';
 import type { DividendsMessages } from '@/features/dividends';
 import type { FavoritesMessages } from '@/features/favorites';
+import type { NewsMessages } from '@/features/news';
 import type { ObserveMessages, OperatorMessages } from '@/features/operator';
 import type { OverviewMessages } from '@/features/overview';
 import type { PortfolioMessages } from '@/features/portfolio';
@@ -30,6 +31,7 @@ declare module 'i18next' {
       feedback: typeof feedbackKo;
       home: typeof homeKo;
       market: typeof marketKo;
+      news: typeof NewsMessages;
       observe: typeof ObserveMessages;
       operator: typeof OperatorMessages;
       overview: typeof OverviewMessages;

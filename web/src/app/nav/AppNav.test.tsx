@@ -17,6 +17,7 @@ describe('the navigation on screen', () => {
     expect(within(menu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['홈', '/'],
       ['포트폴리오', '/portfolios'],
+      ['뉴스', '/news'],
       ['배당', '/dividends'],
       ['관심 종목', '/favorites'],
       ['설정', '/settings'],

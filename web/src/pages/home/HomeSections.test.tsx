@@ -8,6 +8,20 @@ import { makeToken } from '@/test/tokens';
 
 const SAMSUNG = instrument();
 
+const TOP_STORY = {
+  id: 1,
+  title: '코스피, 외국인 매수에 2,600선 회복',
+  summary: '',
+  url: 'https://www.yna.co.kr/view/1',
+  source: '연합뉴스',
+  source_count: 1,
+  published_at: '2026-11-28T00:30:00Z',
+  country: 'KR',
+  language: 'ko',
+  image_url: null,
+  instruments: [],
+};
+
 /** The API a member's home asks: the overview, favourites, quotes, recently viewed stocks, portfolios. */
 function homeApi(portfolios: unknown = portfolioList('original')) {
   return marketApi({
@@ -17,6 +31,11 @@ function homeApi(portfolios: unknown = portfolioList('original')) {
     'GET /api/instruments/NASDAQ%3AAAPL/quote': () => quote({ instrument_id: AAPL.id, price: '189.43' }),
     'GET /api/instruments/KRX%3A000660': () => detail(HYNIX, { price: '190000' }),
     'GET /api/portfolios': () => portfolios,
+    'GET /api/news': () => ({
+      items: [TOP_STORY],
+      next_cursor: null,
+      status: { state: 'ok', last_success_at: '2026-11-28T01:00:00Z' },
+    }),
   });
 }
 
@@ -37,7 +56,7 @@ describe('home, assembled from the areas’ sections', () => {
     window.localStorage.setItem('MOAT_RECENT_STOCKS_2', JSON.stringify(['KRX:000660']));
     renderApp({ route: '/', api: homeApi().handler });
     const money = await screen.findByRole('region', { name: '내 자산' });
-    await waitFor(() => expect(sectionTitles()).toEqual(['내 자산', '지수·환율', '관심 종목', '급등·급락', '최근 본 종목']));
+    await waitFor(() => expect(sectionTitles()).toEqual(['내 자산', '지수·환율', '관심 종목', '급등·급락', '주요 뉴스', '최근 본 종목']));
 
     // Every portfolio combined, in the currency mode of the portfolio screens (original: won).
     expect(await within(money).findByText('₩18,175,000')).toBeTruthy();
@@ -80,7 +99,7 @@ describe('home, assembled from the areas’ sections', () => {
     const api = homeApi();
     renderApp({ route: '/', api: api.handler });
     await screen.findByRole('region', { name: '지수·환율' });
-    await waitFor(() => expect(sectionTitles()).toEqual(['지수·환율', '관심 종목', '급등·급락', '내 자산을 한곳에서']));
+    await waitFor(() => expect(sectionTitles()).toEqual(['지수·환율', '관심 종목', '급등·급락', '주요 뉴스', '내 자산을 한곳에서']));
     expect(screen.queryByRole('region', { name: '내 자산' })).toBeNull();
     const invite = screen.getByRole('region', { name: '내 자산을 한곳에서' });
     expect(within(invite).getByRole('link', { name: '회원 가입' }).getAttribute('href')).toBe('/signup');

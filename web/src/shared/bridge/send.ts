@@ -1,6 +1,6 @@
 import { writeStorageRaw } from '@/shared/lib/storage';
 import { isMobileWebView } from '@/shared/lib/webview';
-import { encodeBridgeAction, type BridgeAction, type BridgePayloads, type HapticStyle } from './actions';
+import { encodeBridgeAction, type BridgeAction, type HapticStyle } from './actions';
 
 /** What each action does outside the app's web view. */
 export interface BridgeFallbacks {
@@ -40,7 +40,8 @@ export function createBridge(fallbacks: BridgeFallbacks, win: Window = window): 
       case 'GO_BACK':
         return fallbacks.goBack();
       case 'SHARE_IMAGE':
-        return void shareImage(action.payload, win);
+        // Outside the app only: its code (Web Share, the download) loads when first used.
+        return void import('./share-image').then((m) => m.shareImage(action.payload, win)).catch(() => undefined);
       case 'LOADING':
         return fallbacks.setLoading(action.payload.visible);
       case 'HAPTIC_FEEDBACK':
@@ -64,37 +65,4 @@ export function postToApp(action: BridgeAction, win: Window = window): boolean {
   if (!isMobileWebView(win)) return false;
   win.ReactNativeWebView!.postMessage(encodeBridgeAction(action));
   return true;
-}
-
-/** Decodes a base64 `data:` URL into a File. */
-function dataUrlToFile(dataUrl: string, fileName: string): File {
-  const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(dataUrl);
-  if (!match) throw new Error('not a base64 data URL');
-  const binary = atob(match[2]!);
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  return new File([bytes], fileName, { type: match[1] ?? 'application/octet-stream' });
-}
-
-/**
- * Web Share API with the image as a file when the browser can share files; otherwise a
- * download of the data URL. A share the user cancels is not retried as a download. Never rejects.
- */
-async function shareImage({ dataUrl, fileName, title, text }: BridgePayloads['SHARE_IMAGE'], win: Window): Promise<void> {
-  const nav = win.navigator;
-  try {
-    const file = dataUrlToFile(dataUrl, fileName);
-    if (typeof nav.canShare === 'function' && nav.canShare({ files: [file] })) {
-      await nav.share({ files: [file], title, text });
-      return;
-    }
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') return;
-  }
-  const link = win.document.createElement('a');
-  link.href = dataUrl;
-  link.download = fileName;
-  link.rel = 'noopener';
-  win.document.body.append(link);
-  link.click();
-  link.remove();
 }

@@ -26,6 +26,7 @@ describe('locales', () => {
         '/src/features/auth/locales',
         '/src/features/dividends/locales',
         '/src/features/favorites/locales',
+        '/src/features/news/locales',
         '/src/features/operator/locales',
         '/src/features/operator/locales/observe',
         '/src/features/overview/locales',

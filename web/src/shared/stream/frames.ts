@@ -11,6 +11,8 @@ export type StreamRequest =
 export type StreamMessage =
   | { op: 'quote'; topic: string; seq: number; data: unknown }
   | { op: 'event'; topic: string; seq: number; data: unknown }
+  /** A new article on a `news:` topic (docs/news.md, "Live topics"). */
+  | { op: 'new'; topic: string; seq: number; data: unknown }
   | { op: 'gap'; topic: string; last_seq: number }
   | { op: 'subscribed'; topics: string[] }
   | { op: 'unsubscribed'; topics: string[] }

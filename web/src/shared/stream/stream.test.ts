@@ -318,6 +318,16 @@ describe('stream authentication', () => {
     expect(listener).toHaveBeenCalledWith({ kind: 'account_changed' });
   });
 
+  it('hands a news topic’s new-article frames (op `new`) to its listeners, and ignores unknown ops', () => {
+    const stream = makeStream();
+    const listener = vi.fn();
+    stream.subscribe('news:KR', listener);
+    socket().open();
+    socket().push({ op: 'new', topic: 'news:KR', seq: 3, data: { id: 9, country: 'KR', instrument_ids: [] } });
+    socket().push({ op: 'someday', topic: 'news:KR', seq: 4, data: {} });
+    expect(listener.mock.calls).toEqual([[{ id: 9, country: 'KR', instrument_ids: [] }]]);
+  });
+
   it('re-authenticates on a renewed token, authenticates on log-in, and reconnects on log-out or another member', () => {
     const stream = makeStream();
     stream.subscribe('quote:KRX:005930', () => {});

@@ -285,7 +285,8 @@ export class TopicStream {
     if (typeof message !== 'object' || message === null) return;
     switch (message.op) {
       case 'quote':
-      case 'event': {
+      case 'event':
+      case 'new': {
         if (typeof message.topic !== 'string') return;
         const subs = this.topics.get(message.topic);
         if (!subs) return;

@@ -86,3 +86,12 @@ export function GridIcon({ size = 24 }: IconProps) {
     </svg>
   );
 }
+
+export function NewsIcon({ size = 24 }: IconProps) {
+  return (
+    <svg {...common} width={size} height={size}>
+      <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+      <path d="M7 9h10M7 12.5h10M7 16h6" />
+    </svg>
+  );
+}

@@ -31,6 +31,8 @@ const SECTIONS = [
   { to: `${OBSERVE_ROOT}/traces`, key: 'traces' },
   { to: `${OBSERVE_ROOT}/market`, key: 'market' },
   { to: `${OBSERVE_ROOT}/branding`, key: 'branding' },
+  // The news area's page (features/news), linked from here like the others.
+  { to: `${OBSERVE_ROOT}/news`, key: 'news' },
 ] as const;
 
 /** The console's own navigation: a scrolling row of tabs on phones, a wrapped row on desktops. */

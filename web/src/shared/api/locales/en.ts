@@ -97,6 +97,13 @@ export const errorsEn = {
     invalid_media_key: 'That is not a file address Moat serves.',
     unsupported_image: 'Upload a PNG, JPEG or WebP image.',
 
+    // News.
+    news_article_not_found: 'This article could not be found.',
+    news_feed_not_found: 'This feed could not be found. It may have been deleted.',
+    news_feed_exists: 'This feed URL has already been added.',
+    invalid_feed_url: 'Enter a feed URL starting with http or https, without a user name or password in it.',
+    invalid_news_query: 'Enter a search of 1 to 100 characters.',
+
     network_error: 'Could not reach the server. Check your internet connection.',
     aborted: 'The request was cancelled.',
     invalid_response: 'The server’s answer could not be read. Please try again shortly.',

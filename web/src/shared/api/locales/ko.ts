@@ -105,6 +105,13 @@ export const errorsKo = {
     invalid_media_key: 'Moat가 제공하는 파일 주소가 아닙니다.',
     unsupported_image: 'PNG, JPEG, WebP 이미지를 올려 주세요.',
 
+    // 뉴스.
+    news_article_not_found: '기사를 찾을 수 없습니다.',
+    news_feed_not_found: '피드를 찾을 수 없습니다. 이미 삭제되었을 수 있습니다.',
+    news_feed_exists: '이미 추가된 피드 주소입니다.',
+    invalid_feed_url: 'http 또는 https로 시작하는 피드 주소를 입력해 주세요. 주소에 아이디나 비밀번호를 넣을 수 없습니다.',
+    invalid_news_query: '검색어를 1~100자로 입력해 주세요.',
+
     // Made in the browser (`CLIENT_ERROR_CODES`).
     network_error: '서버에 연결하지 못했습니다. 인터넷 연결을 확인해 주세요.',
     aborted: '요청이 취소되었습니다.',

@@ -10,6 +10,7 @@ export const en = {
     label: 'Main menu',
     home: 'Home',
     portfolios: 'Portfolio',
+    news: 'News',
     dividends: 'Dividends',
     favorites: 'Favourites',
     settings: 'Settings',

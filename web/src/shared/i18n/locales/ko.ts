@@ -15,6 +15,7 @@ export const ko = {
     label: '주요 메뉴',
     home: '홈',
     portfolios: '포트폴리오',
+    news: '뉴스',
     dividends: '배당',
     favorites: '관심 종목',
     settings: '설정',

@@ -22,6 +22,7 @@ export const observeEn = {
     traces: 'Traces',
     market: 'Market data',
     branding: 'Branding',
+    news: 'News feeds',
   },
   common: {
     notFound: 'The console has no such page. Choose one from the menu above.',

@@ -19,6 +19,7 @@ export const observeKo = {
     traces: '트레이스',
     market: '시세 제공자',
     branding: '브랜딩',
+    news: '뉴스 피드',
   },
   common: {
     notFound: '콘솔에 없는 화면입니다. 위 메뉴에서 고르세요.',
