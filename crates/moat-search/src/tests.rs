@@ -1,0 +1,1 @@
+//! Tests of the tokenizer and the query parser.
