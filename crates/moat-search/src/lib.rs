@@ -141,11 +141,31 @@ fn runs(text: &str) -> Vec<(Script, Vec<char>)> {
     out
 }
 
-/// The tokens of one run: a Latin word cut to [`MAX_TOKEN_CHARS`], the bigrams of a
-/// longer run of another script, or its one character.
+/// The tokens of a Latin run: the word cut to [`MAX_TOKEN_CHARS`], split where
+/// PostgreSQL's parser would split it. That parser reads digits, `e` and digits as
+/// a number in scientific notation (`2e10`) and starts a new word at a letter after
+/// it (`2e10x` is `2e10` and `x` to it, one word to FTS5), so Moat splits there too.
+fn latin_tokens(chars: &[char]) -> Vec<String> {
+    let word = &chars[..chars.len().min(MAX_TOKEN_CHARS)];
+    let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 && word.get(digits) == Some(&'e') {
+        let exponent = word[digits + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let end = digits + 1 + exponent;
+        if exponent > 0 && word.get(end).is_some_and(|c| c.is_ascii_lowercase()) {
+            return vec![word[..end].iter().collect(), word[end..].iter().collect()];
+        }
+    }
+    vec![word.iter().collect()]
+}
+
+/// The tokens of one run: a Latin word ([`latin_tokens`]), the bigrams of a longer
+/// run of another script, or its one character.
 fn run_tokens(script: Script, chars: &[char], out: &mut Vec<String>) {
     if script == Script::Latin {
-        out.push(chars.iter().take(MAX_TOKEN_CHARS).collect());
+        out.extend(latin_tokens(chars));
     } else if chars.len() == 1 {
         out.push(chars[0].to_string());
     } else {
@@ -243,33 +263,34 @@ fn strip_particle(chars: &[char]) -> &[char] {
 pub fn parse_query(input: &str) -> Query {
     let mut terms: Vec<Term> = Vec::new();
     for (script, chars) in runs(input) {
-        let term = match script {
-            Script::Latin => {
-                let word: String = chars.iter().take(MAX_TOKEN_CHARS).collect();
-                if word.chars().count() >= 2 && !word.chars().all(|c| c.is_ascii_digit()) {
-                    Term::Prefix(word)
-                } else {
-                    Term::Word(word)
-                }
-            }
+        let new_terms = match script {
+            Script::Latin => latin_tokens(&chars)
+                .into_iter()
+                .map(|word| {
+                    if word.chars().count() >= 2 && !word.chars().all(|c| c.is_ascii_digit()) {
+                        Term::Prefix(word)
+                    } else {
+                        Term::Word(word)
+                    }
+                })
+                .collect(),
             _ => {
                 let chars = if script == Script::Hangul {
                     strip_particle(&chars)
                 } else {
                     &chars[..]
                 };
-                match chars.len() {
+                vec![match chars.len() {
                     1 => Term::Prefix(chars[0].to_string()),
                     2 => Term::Word(chars.iter().collect()),
                     _ => Term::Phrase(chars.windows(2).map(|w| w.iter().collect()).collect()),
-                }
+                }]
             }
         };
-        if !terms.contains(&term) {
-            terms.push(term);
-        }
-        if terms.len() == MAX_QUERY_TERMS {
-            break;
+        for term in new_terms {
+            if terms.len() < MAX_QUERY_TERMS && !terms.contains(&term) {
+                terms.push(term);
+            }
         }
     }
     Query { terms }
