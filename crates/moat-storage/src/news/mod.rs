@@ -14,8 +14,11 @@
 //! parameter, so both find the same articles (`tests/news.rs` checks one table of
 //! queries on both).
 //!
-//! Search ranking, within the newest [`SEARCH_RANK_WINDOW`] matches (newest by
-//! published time): `score = relevance × 0.5^(age_days / SEARCH_HALF_LIFE_DAYS)`,
+//! Search ranking, within the newest [`SEARCH_RANK_WINDOW`] matches, "newest" meaning
+//! the most recently stored (highest ids): the order both full-text indexes deliver
+//! without visiting every match, so a frequent word costs no more than a rare one (a
+//! feed's backfill of old items therefore counts as new here). Within the window,
+//! `score = relevance × 0.5^(age_days / SEARCH_HALF_LIFE_DAYS)`,
 //! where relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both
 //! grow with the number and closeness of matched tokens), age is counted from the
 //! newest match in the window (not the clock, so that a result page does not drift
@@ -376,8 +379,9 @@ pub trait NewsStorage: Send + Sync {
     async fn list_articles(&self, filter: ArticleFilter) -> Result<Vec<ArticleRow>, StorageError>;
 
     /// A page of the articles matching `query` (all its terms) and `filter`, ranked
-    /// (see the module docs) within the newest [`SEARCH_RANK_WINDOW`] matches. An
-    /// empty query finds nothing.
+    /// (see the module docs) within the newest [`SEARCH_RANK_WINDOW`] matches;
+    /// `offset` counts in that ranking (past the window: nothing). An empty query
+    /// finds nothing.
     async fn search_articles(
         &self,
         query: &moat_search::Query,
