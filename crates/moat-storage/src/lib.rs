@@ -9,6 +9,7 @@ pub mod backup;
 pub mod cluster;
 pub mod limits;
 pub mod market;
+pub mod news;
 pub mod observability;
 pub mod portfolio;
 mod postgres;
@@ -29,6 +30,11 @@ pub use accounts::{
 pub use cluster::ClusterStorage;
 pub use limits::{Limited, LimitsStorage, LoginRule};
 pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
+pub use news::{
+    ArticleCursor, ArticleFilter, ArticleLink, ArticleRow, ArticleSource, Country, FeedFetchRecord,
+    FeedPatch, FeedRow, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewLink, NewsStatusRow,
+    NewsStorage, SearchFilter,
+};
 pub use observability::ObservabilityStorage;
 pub use portfolio::{
     IdempotentResponse, LedgerWrite, NewPortfolio, NewTransaction, OrderableCash, PortfolioRow,
@@ -127,7 +133,7 @@ impl Default for ConnectOptions {
 
 /// Every storage operation Moat performs. Methods are named verb_noun; each area's
 /// operations are a sub-trait (accounts: [`AccountsStorage`], market data:
-/// [`MarketStorage`], portfolios: [`PortfolioStorage`], recorded sessions:
+/// [`MarketStorage`], portfolios: [`PortfolioStorage`], news: [`NewsStorage`], recorded sessions:
 /// [`ObservabilityStorage`]; shared by instances: limits [`LimitsStorage`], leases
 /// [`ClusterStorage`]).
 #[async_trait]
@@ -135,6 +141,7 @@ pub trait Storage:
     AccountsStorage
     + ClusterStorage
     + MarketStorage
+    + NewsStorage
     + PortfolioStorage
     + ObservabilityStorage
     + LimitsStorage

@@ -26,6 +26,16 @@ impl Sql for Postgres {
     const RELAXED_COMMIT: &'static str = "SET LOCAL synchronous_commit = off";
     const CANDLES_JSON: &'static str =
         "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text";
+    const NEWS_SEARCH_HEAD: &'static str =
+        "SELECT a.id, a.published_at, ts_rank_cd(a.search_vector, q)::float8 AS relevance
+         FROM to_tsquery('simple', ";
+    const NEWS_SEARCH_TAIL: &'static str =
+        ") q JOIN news_articles a ON a.search_vector @@ q WHERE TRUE";
+    const NEWS_SEARCH_ORDER: &'static str = "a.id DESC";
+
+    fn news_match_text(query: &moat_search::Query) -> String {
+        query.to_tsquery()
+    }
 
     fn execute_built<'a>(
         q: &'a mut sqlx::QueryBuilder<'_, Self>,

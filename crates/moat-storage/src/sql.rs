@@ -60,6 +60,22 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     /// an array of `[date, open, high, low, close, volume]` ordered by date.
     const CANDLES_JSON: &'static str;
 
+    /// News search, the start of the statement that finds the matches of a query whose
+    /// text ([`Sql::news_match_text`]) is bound right after it: it selects `a.id`,
+    /// `a.published_at` and a relevance (higher is better) from the matches `a` of
+    /// `news_articles`, and ends inside a `WHERE` that more `AND …` may extend.
+    const NEWS_SEARCH_HEAD: &'static str;
+
+    /// What follows the bound query text in [`Sql::NEWS_SEARCH_HEAD`]'s statement.
+    const NEWS_SEARCH_TAIL: &'static str;
+
+    /// The order of the search window, newest stored first (an order the full-text
+    /// index can deliver without sorting).
+    const NEWS_SEARCH_ORDER: &'static str;
+
+    /// A query in this database's full-text syntax.
+    fn news_match_text(query: &moat_search::Query) -> String;
+
     /// Runs the statement `q` built (multi-row inserts). Generic code cannot call
     /// `q.build()` itself: sqlx ties the built arguments' lifetime to the borrow of `q`,
     /// which only a concrete database lets shrink.

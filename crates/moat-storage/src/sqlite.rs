@@ -31,6 +31,16 @@ impl Sql for Sqlite {
     const RELAXED_COMMIT: &'static str = "";
     const CANDLES_JSON: &'static str =
         "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)";
+    const NEWS_SEARCH_HEAD: &'static str =
+        "SELECT a.id, a.published_at, -bm25(news_fts) AS relevance
+         FROM news_fts JOIN news_articles a ON a.id = news_fts.rowid
+         WHERE news_fts MATCH ";
+    const NEWS_SEARCH_TAIL: &'static str = "";
+    const NEWS_SEARCH_ORDER: &'static str = "news_fts.rowid DESC";
+
+    fn news_match_text(query: &moat_search::Query) -> String {
+        query.to_fts5()
+    }
 
     fn execute_built<'a>(
         q: &'a mut sqlx::QueryBuilder<'_, Self>,

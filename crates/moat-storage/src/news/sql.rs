@@ -1,0 +1,778 @@
+//! The SQL of [`NewsStorage`], one implementation for both backends. The only
+//! difference, the full-text match, comes from [`Sql`] (`NEWS_SEARCH_*`).
+
+use chrono::{DateTime, Utc};
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, QueryBuilder, Type};
+
+use crate::news::{
+    ArticleFilter, ArticleLink, ArticleRow, ArticleSource, Country, FeedFetchRecord, FeedPatch,
+    FeedRow, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewsStatusRow, NewsStorage,
+    SearchFilter, MAX_FEEDS, MAX_LINKS_PER_ARTICLE, MAX_PAGE_ARTICLES, NEAR_DUP_MAX_DISTANCE,
+    NEAR_DUP_WINDOW_DAYS, SEARCH_HALF_LIFE_DAYS, SEARCH_RANK_WINDOW,
+};
+use crate::sql::{RowsAffected, Sql, SqlStorage};
+use crate::StorageError;
+
+const FEED_COLUMNS: &str = "id, url, source_name, country, language, enabled, is_default, etag,
+    last_modified, next_poll_at, interval_secs, error_count, last_error, last_status,
+    last_fetch_at, last_success_at, items_total, items_last_fetch, retry_after_until, created_at";
+
+const ARTICLE_COLUMNS: &str = "id, canonical_url, url, title, summary, source_name, country,
+    language, published_at, fetched_at, image_key, simhash, source_count";
+
+const MS_PER_DAY: i64 = 86_400_000;
+
+/// A `news_feeds` row as both backends return it.
+#[derive(sqlx::FromRow)]
+struct FeedDbRow {
+    id: i64,
+    url: String,
+    source_name: String,
+    country: String,
+    language: String,
+    enabled: bool,
+    is_default: bool,
+    etag: Option<String>,
+    last_modified: Option<String>,
+    next_poll_at: Option<i64>,
+    interval_secs: i64,
+    error_count: i64,
+    last_error: Option<String>,
+    last_status: String,
+    last_fetch_at: Option<i64>,
+    last_success_at: Option<i64>,
+    items_total: i64,
+    items_last_fetch: i64,
+    retry_after_until: Option<i64>,
+    created_at: i64,
+}
+
+impl FeedDbRow {
+    fn into_row(self) -> Result<FeedRow, StorageError> {
+        Ok(FeedRow {
+            id: self.id,
+            url: self.url,
+            source_name: self.source_name,
+            country: country(&self.country)?,
+            language: self.language,
+            enabled: self.enabled,
+            is_default: self.is_default,
+            etag: self.etag,
+            last_modified: self.last_modified,
+            next_poll_at: self.next_poll_at.map(time).transpose()?,
+            interval_secs: self.interval_secs,
+            error_count: self.error_count,
+            last_error: self.last_error,
+            last_status: FeedStatus::parse(&self.last_status)
+                .ok_or(StorageError::Invalid("stored feed status is unknown"))?,
+            last_fetch_at: self.last_fetch_at.map(time).transpose()?,
+            last_success_at: self.last_success_at.map(time).transpose()?,
+            items_total: self.items_total,
+            items_last_fetch: self.items_last_fetch,
+            retry_after_until: self.retry_after_until.map(time).transpose()?,
+            created_at: time(self.created_at)?,
+        })
+    }
+}
+
+/// A `news_articles` row as both backends return it.
+#[derive(sqlx::FromRow)]
+struct ArticleDbRow {
+    id: i64,
+    canonical_url: String,
+    url: String,
+    title: String,
+    summary: String,
+    source_name: String,
+    country: String,
+    language: String,
+    published_at: i64,
+    fetched_at: i64,
+    image_key: Option<String>,
+    simhash: i64,
+    source_count: i64,
+}
+
+impl ArticleDbRow {
+    fn into_row(self, links: Vec<ArticleLink>) -> Result<ArticleRow, StorageError> {
+        Ok(ArticleRow {
+            id: self.id,
+            canonical_url: self.canonical_url,
+            url: self.url,
+            title: self.title,
+            summary: self.summary,
+            source_name: self.source_name,
+            country: country(&self.country)?,
+            language: self.language,
+            published_at: time(self.published_at)?,
+            fetched_at: time(self.fetched_at)?,
+            image_key: self.image_key,
+            simhash: self.simhash,
+            source_count: self.source_count,
+            sources: Vec::new(),
+            links,
+        })
+    }
+}
+
+fn country(s: &str) -> Result<Country, StorageError> {
+    Country::parse(s).ok_or(StorageError::Invalid("stored country is unknown"))
+}
+
+fn time(ms: i64) -> Result<DateTime<Utc>, StorageError> {
+    DateTime::from_timestamp_millis(ms).ok_or(StorageError::Invalid("stored time is out of range"))
+}
+
+fn ms(t: DateTime<Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+/// The four 16-bit bands of a SimHash, low to high.
+fn bands(simhash: i64) -> [i64; 4] {
+    let bits = simhash as u64;
+    [0, 16, 32, 48].map(|shift| ((bits >> shift) & 0xFFFF) as i64)
+}
+
+fn hamming(a: i64, b: i64) -> u32 {
+    (a ^ b).count_ones()
+}
+
+/// Maps a unique violation on a feed's URL to `Conflict("url")`.
+fn url_conflict_or(e: sqlx::Error) -> StorageError {
+    match crate::accounts::conflict_or(e) {
+        StorageError::Conflict(_) => StorageError::Conflict("url"),
+        other => other,
+    }
+}
+
+/// A search result before its row is read: its id, published time and relevance.
+type Hit = (i64, i64, f64);
+
+/// Orders a search window (see the module docs): relevance times a recency factor
+/// halving every [`SEARCH_HALF_LIFE_DAYS`] from the newest match, then newest first.
+fn rank(mut hits: Vec<Hit>) -> Vec<Hit> {
+    let newest = hits.iter().map(|h| h.1).max().unwrap_or(0);
+    let score = |&(_, published, relevance): &Hit| {
+        let age_days = (newest - published).max(0) as f64 / MS_PER_DAY as f64;
+        relevance.max(0.0) * 0.5_f64.powf(age_days / SEARCH_HALF_LIFE_DAYS)
+    };
+    hits.sort_by(|a, b| {
+        score(b)
+            .total_cmp(&score(a))
+            .then(b.1.cmp(&a.1))
+            .then(b.0.cmp(&a.0))
+    });
+    hits
+}
+
+#[async_trait::async_trait]
+impl<DB: Sql> NewsStorage for SqlStorage<DB>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'r> &'r str: ColumnIndex<DB::Row>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<&'q str>: Encode<'q, DB>,
+    Option<String>: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<i64>: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    String: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+    i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+    f64: for<'r> Decode<'r, DB> + Type<DB>,
+    bool: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+{
+    async fn create_feed(&self, new: NewFeed) -> Result<FeedRow, StorageError> {
+        let _db = crate::probe::op("create_feed");
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM news_feeds")
+            .fetch_one(&mut *tx)
+            .await?;
+        if count >= MAX_FEEDS {
+            return Err(StorageError::LimitReached("feeds"));
+        }
+        let row: FeedDbRow = sqlx::query_as(&format!(
+            "INSERT INTO news_feeds (url, source_name, country, language, enabled, is_default,
+                 interval_secs, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {FEED_COLUMNS}"
+        ))
+        .bind(&new.url)
+        .bind(&new.source_name)
+        .bind(new.country.as_str())
+        .bind(&new.language)
+        .bind(new.enabled)
+        .bind(new.is_default)
+        .bind(new.interval_secs)
+        .bind(ms(new.created_at))
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(url_conflict_or)?;
+        tx.commit().await?;
+        row.into_row()
+    }
+
+    async fn update_feed(&self, id: i64, patch: FeedPatch) -> Result<FeedRow, StorageError> {
+        let _db = crate::probe::op("update_feed");
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let current: FeedDbRow = sqlx::query_as(&format!(
+            "SELECT {FEED_COLUMNS} FROM news_feeds WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StorageError::NotFound)?;
+        let url_changed = patch.url.as_ref().is_some_and(|u| *u != current.url);
+        let row: FeedDbRow = sqlx::query_as(&format!(
+            "UPDATE news_feeds SET url = $1, source_name = $2, country = $3, language = $4,
+                 enabled = $5,
+                 etag = CASE WHEN $6 THEN NULL ELSE etag END,
+                 last_modified = CASE WHEN $6 THEN NULL ELSE last_modified END,
+                 last_status = CASE WHEN $6 THEN 'pending' ELSE last_status END,
+                 next_poll_at = CASE WHEN $6 THEN NULL ELSE next_poll_at END,
+                 error_count = CASE WHEN $6 THEN 0 ELSE error_count END,
+                 last_error = CASE WHEN $6 THEN NULL ELSE last_error END,
+                 retry_after_until = CASE WHEN $6 THEN NULL ELSE retry_after_until END
+             WHERE id = $7 RETURNING {FEED_COLUMNS}"
+        ))
+        .bind(patch.url.unwrap_or(current.url))
+        .bind(patch.source_name.unwrap_or(current.source_name))
+        .bind(
+            patch
+                .country
+                .map_or(current.country, |c| c.as_str().to_owned()),
+        )
+        .bind(patch.language.unwrap_or(current.language))
+        .bind(patch.enabled.unwrap_or(current.enabled))
+        .bind(url_changed)
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(url_conflict_or)?;
+        tx.commit().await?;
+        row.into_row()
+    }
+
+    async fn delete_feed(&self, id: i64) -> Result<(), StorageError> {
+        let _db = crate::probe::op("delete_feed");
+        let done = sqlx::query("DELETE FROM news_feeds WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StorageError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn get_feed(&self, id: i64) -> Result<FeedRow, StorageError> {
+        let _db = crate::probe::op("get_feed");
+        let row: Option<FeedDbRow> = sqlx::query_as(&format!(
+            "SELECT {FEED_COLUMNS} FROM news_feeds WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.ok_or(StorageError::NotFound)?.into_row()
+    }
+
+    async fn list_feeds(&self) -> Result<Vec<FeedRow>, StorageError> {
+        let _db = crate::probe::op("list_feeds");
+        let rows: Vec<FeedDbRow> = sqlx::query_as(&format!(
+            "SELECT {FEED_COLUMNS} FROM news_feeds ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(FeedDbRow::into_row).collect()
+    }
+
+    async fn due_feeds(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<FeedRow>, StorageError> {
+        let _db = crate::probe::op("due_feeds");
+        let rows: Vec<FeedDbRow> = sqlx::query_as(&format!(
+            "SELECT {FEED_COLUMNS} FROM news_feeds
+             WHERE enabled AND (next_poll_at IS NULL OR next_poll_at <= $1)
+             ORDER BY next_poll_at IS NOT NULL, next_poll_at, id LIMIT $2"
+        ))
+        .bind(ms(now))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(FeedDbRow::into_row).collect()
+    }
+
+    async fn record_feed_fetch(
+        &self,
+        id: i64,
+        record: FeedFetchRecord,
+    ) -> Result<FeedRow, StorageError> {
+        let _db = crate::probe::op("record_feed_fetch");
+        let ok = match record.status {
+            FeedStatus::Ok => true,
+            FeedStatus::Error => false,
+            FeedStatus::Pending => {
+                return Err(StorageError::Invalid("a fetch ends ok or in error"));
+            }
+        };
+        let row: Option<FeedDbRow> = sqlx::query_as(&format!(
+            "UPDATE news_feeds SET last_status = $1, etag = $2, last_modified = $3,
+                 next_poll_at = $4, interval_secs = $5, error_count = $6, last_error = $7,
+                 items_total = items_total + $8,
+                 items_last_fetch = CASE WHEN $9 THEN $10 ELSE items_last_fetch END,
+                 retry_after_until = $11, last_fetch_at = $12,
+                 last_success_at = CASE WHEN $9 THEN $12 ELSE last_success_at END
+             WHERE id = $13 RETURNING {FEED_COLUMNS}"
+        ))
+        .bind(record.status.as_str())
+        .bind(record.etag)
+        .bind(record.last_modified)
+        .bind(ms(record.next_poll_at))
+        .bind(record.interval_secs)
+        .bind(record.error_count)
+        .bind(record.last_error)
+        .bind(record.items_added)
+        .bind(ok)
+        .bind(record.items_in_fetch)
+        .bind(record.retry_after_until.map(ms))
+        .bind(ms(record.at))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.ok_or(StorageError::NotFound)?.into_row()
+    }
+
+    async fn news_status(&self) -> Result<NewsStatusRow, StorageError> {
+        let _db = crate::probe::op("news_status");
+        let (enabled_feeds, ok_feeds, error_feeds): (i64, i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*),
+                 COALESCE(SUM(CASE WHEN last_status = 'ok' THEN 1 ELSE 0 END), 0),
+                 COALESCE(SUM(CASE WHEN last_status = 'error' THEN 1 ELSE 0 END), 0)
+             FROM news_feeds WHERE enabled",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let newest: Option<i64> = sqlx::query_scalar("SELECT MAX(last_success_at) FROM news_feeds")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(NewsStatusRow {
+            enabled_feeds,
+            ok_feeds,
+            error_feeds,
+            last_success_at: newest.map(time).transpose()?,
+        })
+    }
+
+    async fn insert_article(&self, new: NewArticle) -> Result<InsertOutcome, StorageError> {
+        let _db = crate::probe::op("insert_article");
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let feed: Option<i64> = sqlx::query_scalar("SELECT id FROM news_feeds WHERE id = $1")
+            .bind(new.feed_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if feed.is_none() {
+            return Err(StorageError::NotFound);
+        }
+        // 1. This feed's item, seen before.
+        let seen: Option<i64> = sqlx::query_scalar(
+            "SELECT article_id FROM news_article_sources WHERE feed_id = $1 AND guid = $2",
+        )
+        .bind(new.feed_id)
+        .bind(&new.guid)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(id) = seen {
+            return Ok(InsertOutcome::Seen(id));
+        }
+        // 2. The same canonical URL; 3. a near-duplicate within the window.
+        let mut same: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM news_articles WHERE canonical_url = $1")
+                .bind(&new.canonical_url)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if same.is_none() {
+            same = near_duplicate(&mut tx, &new).await?;
+        }
+        let outcome = match same {
+            Some(id) => InsertOutcome::Merged(id),
+            None => {
+                let [b0, b1, b2, b3] = bands(new.simhash);
+                let inserted: Option<i64> = sqlx::query_scalar(
+                    "INSERT INTO news_articles (canonical_url, url, title, summary, source_name,
+                         country, language, published_at, fetched_at, image_key, simhash,
+                         band0, band1, band2, band3, search_text, source_count)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+                         $16, 1)
+                     ON CONFLICT (canonical_url) DO NOTHING RETURNING id",
+                )
+                .bind(&new.canonical_url)
+                .bind(&new.url)
+                .bind(&new.title)
+                .bind(&new.summary)
+                .bind(&new.source_name)
+                .bind(new.country.as_str())
+                .bind(&new.language)
+                .bind(ms(new.published_at))
+                .bind(ms(new.fetched_at))
+                .bind(new.image_key.as_deref())
+                .bind(new.simhash)
+                .bind(b0)
+                .bind(b1)
+                .bind(b2)
+                .bind(b3)
+                .bind(&new.search_text)
+                .fetch_optional(&mut *tx)
+                .await?;
+                match inserted {
+                    Some(id) => {
+                        insert_links(&mut tx, id, &new).await?;
+                        InsertOutcome::Inserted(id)
+                    }
+                    // Another writer stored this URL since our look (PostgreSQL).
+                    None => InsertOutcome::Merged(
+                        sqlx::query_scalar("SELECT id FROM news_articles WHERE canonical_url = $1")
+                            .bind(&new.canonical_url)
+                            .fetch_one(&mut *tx)
+                            .await?,
+                    ),
+                }
+            }
+        };
+        let id = outcome.article_id();
+        let added = sqlx::query(
+            "INSERT INTO news_article_sources (article_id, feed_id, guid, url, source_name)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (feed_id, guid) DO NOTHING",
+        )
+        .bind(id)
+        .bind(new.feed_id)
+        .bind(&new.guid)
+        .bind(&new.url)
+        .bind(&new.source_name)
+        .execute(&mut *tx)
+        .await?;
+        if added.rows_affected() == 0 {
+            // Another writer stored this very item since our look (PostgreSQL).
+            let id: i64 = sqlx::query_scalar(
+                "SELECT article_id FROM news_article_sources WHERE feed_id = $1 AND guid = $2",
+            )
+            .bind(new.feed_id)
+            .bind(&new.guid)
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.rollback().await?;
+            return Ok(InsertOutcome::Seen(id));
+        }
+        if let InsertOutcome::Merged(id) = outcome {
+            sqlx::query(
+                "UPDATE news_articles SET source_count = (
+                     SELECT COUNT(DISTINCT source_name) FROM news_article_sources
+                     WHERE article_id = $1)
+                 WHERE id = $1",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    async fn set_article_image(&self, id: i64, key: &str) -> Result<(), StorageError> {
+        let _db = crate::probe::op("set_article_image");
+        let done = sqlx::query("UPDATE news_articles SET image_key = $1 WHERE id = $2")
+            .bind(key)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StorageError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn get_article(&self, id: i64) -> Result<ArticleRow, StorageError> {
+        let _db = crate::probe::op("get_article");
+        let mut rows = self.articles_by_ids(&[id]).await?;
+        let mut article = rows.pop().ok_or(StorageError::NotFound)?;
+        let sources: Vec<(Option<i64>, String, String, String)> = sqlx::query_as(
+            "SELECT feed_id, guid, url, source_name FROM news_article_sources
+             WHERE article_id = $1 ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        article.sources = sources
+            .into_iter()
+            .map(|(feed_id, guid, url, source_name)| ArticleSource {
+                feed_id,
+                guid,
+                url,
+                source_name,
+            })
+            .collect();
+        Ok(article)
+    }
+
+    async fn list_articles(&self, filter: ArticleFilter) -> Result<Vec<ArticleRow>, StorageError> {
+        let _db = crate::probe::op("list_articles");
+        let limit = i64::from(filter.limit.min(MAX_PAGE_ARTICLES));
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut q = QueryBuilder::<DB>::new("");
+        match &filter.instrument_id {
+            Some(instrument) => {
+                // The per-instrument index: (instrument_id, published_at, article_id).
+                q.push(
+                    "SELECT article_id AS id FROM news_article_instruments WHERE instrument_id = ",
+                );
+                q.push_bind(instrument.to_string());
+                if let Some(c) = filter.country {
+                    q.push(" AND country = ");
+                    q.push_bind(c.as_str());
+                }
+                if let Some(cursor) = filter.before {
+                    q.push(" AND (published_at, article_id) < (");
+                    q.push_bind(ms(cursor.published_at));
+                    q.push(", ");
+                    q.push_bind(cursor.id);
+                    q.push(")");
+                }
+                q.push(" ORDER BY published_at DESC, article_id DESC LIMIT ");
+            }
+            None => {
+                q.push("SELECT id FROM news_articles WHERE TRUE");
+                if let Some(c) = filter.country {
+                    q.push(" AND country = ");
+                    q.push_bind(c.as_str());
+                }
+                if let Some(cursor) = filter.before {
+                    q.push(" AND (published_at, id) < (");
+                    q.push_bind(ms(cursor.published_at));
+                    q.push(", ");
+                    q.push_bind(cursor.id);
+                    q.push(")");
+                }
+                q.push(" ORDER BY published_at DESC, id DESC LIMIT ");
+            }
+        }
+        q.push_bind(limit);
+        let ids: Vec<(i64,)> = DB::fetch_all_built(&mut q, &self.pool).await?;
+        let ids: Vec<i64> = ids.into_iter().map(|(id,)| id).collect();
+        self.articles_by_ids(&ids).await
+    }
+
+    async fn search_articles(
+        &self,
+        query: &moat_search::Query,
+        filter: &SearchFilter,
+        offset: u32,
+        limit: u32,
+    ) -> Result<Vec<ArticleRow>, StorageError> {
+        let _db = crate::probe::op("search_articles");
+        let limit = limit.min(MAX_PAGE_ARTICLES) as usize;
+        if query.is_empty() || limit == 0 || i64::from(offset) >= SEARCH_RANK_WINDOW {
+            return Ok(Vec::new());
+        }
+        let mut q = QueryBuilder::<DB>::new(DB::NEWS_SEARCH_HEAD);
+        q.push_bind(DB::news_match_text(query));
+        q.push(DB::NEWS_SEARCH_TAIL);
+        if let Some(c) = filter.country {
+            q.push(" AND a.country = ");
+            q.push_bind(c.as_str());
+        }
+        if let Some(from) = filter.from {
+            q.push(" AND a.published_at >= ");
+            q.push_bind(ms(from));
+        }
+        if let Some(to) = filter.to {
+            q.push(" AND a.published_at < ");
+            q.push_bind(ms(to));
+        }
+        if let Some(instrument) = &filter.instrument_id {
+            q.push(
+                " AND EXISTS (SELECT 1 FROM news_article_instruments l
+                   WHERE l.article_id = a.id AND l.instrument_id = ",
+            );
+            q.push_bind(instrument.to_string());
+            q.push(")");
+        }
+        q.push(" ORDER BY ");
+        q.push(DB::NEWS_SEARCH_ORDER);
+        q.push(" LIMIT ");
+        q.push_bind(SEARCH_RANK_WINDOW);
+        let hits: Vec<Hit> = DB::fetch_all_built(&mut q, &self.pool).await?;
+        let page: Vec<i64> = rank(hits)
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit)
+            .map(|h| h.0)
+            .collect();
+        self.articles_by_ids(&page).await
+    }
+
+    async fn delete_articles_before(&self, cutoff: DateTime<Utc>) -> Result<u64, StorageError> {
+        let _db = crate::probe::op("delete_articles_before");
+        let done = sqlx::query("DELETE FROM news_articles WHERE published_at < $1")
+            .bind(ms(cutoff))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    async fn count_articles(&self) -> Result<i64, StorageError> {
+        let _db = crate::probe::op("count_articles");
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM news_articles")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+}
+
+impl<DB: Sql> SqlStorage<DB>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'r> &'r str: ColumnIndex<DB::Row>,
+    usize: ColumnIndex<DB::Row>,
+    Option<String>: for<'r> Decode<'r, DB>,
+    String: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+    i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+    bool: for<'r> Decode<'r, DB> + Type<DB>,
+{
+    /// The articles of `ids` with their links, in the order of `ids` (missing ones
+    /// left out).
+    async fn articles_by_ids(&self, ids: &[i64]) -> Result<Vec<ArticleRow>, StorageError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut q = QueryBuilder::<DB>::new(format!(
+            "SELECT {ARTICLE_COLUMNS} FROM news_articles WHERE id IN ("
+        ));
+        push_ids(&mut q, ids);
+        let rows: Vec<ArticleDbRow> = DB::fetch_all_built(&mut q, &self.pool).await?;
+        let mut q = QueryBuilder::<DB>::new(
+            "SELECT article_id, instrument_id, in_title FROM news_article_instruments
+             WHERE article_id IN (",
+        );
+        push_ids(&mut q, ids);
+        q.push(" ORDER BY article_id, instrument_id");
+        let links: Vec<(i64, String, bool)> = DB::fetch_all_built(&mut q, &self.pool).await?;
+        let mut by_article: std::collections::HashMap<i64, Vec<ArticleLink>> =
+            std::collections::HashMap::new();
+        for (article_id, instrument_id, in_title) in links {
+            let instrument_id = instrument_id
+                .parse()
+                .map_err(|_| StorageError::Invalid("stored instrument id is malformed"))?;
+            by_article.entry(article_id).or_default().push(ArticleLink {
+                instrument_id,
+                in_title,
+            });
+        }
+        let mut rows: std::collections::HashMap<i64, ArticleDbRow> =
+            rows.into_iter().map(|r| (r.id, r)).collect();
+        ids.iter()
+            .filter_map(|id| rows.remove(id))
+            .map(|r| {
+                let links = by_article.remove(&r.id).unwrap_or_default();
+                r.into_row(links)
+            })
+            .collect()
+    }
+}
+
+/// Pushes `ids` as a bound list and the closing parenthesis.
+fn push_ids<DB: Sql>(q: &mut QueryBuilder<'_, DB>, ids: &[i64])
+where
+    i64: for<'q> Encode<'q, DB> + Type<DB>,
+{
+    let mut list = q.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    list.push_unseparated(")");
+}
+
+/// The closest (then oldest) stored article published within the window whose
+/// SimHash is within [`NEAR_DUP_MAX_DISTANCE`] bits of `new`'s: by pigeonhole it
+/// shares one of the four bands exactly, which the band indexes find.
+async fn near_duplicate<DB: Sql>(
+    tx: &mut sqlx::Transaction<'_, DB>,
+    new: &NewArticle,
+) -> Result<Option<i64>, StorageError>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    usize: ColumnIndex<DB::Row>,
+    i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+{
+    let [b0, b1, b2, b3] = bands(new.simhash);
+    let published = ms(new.published_at);
+    let window = NEAR_DUP_WINDOW_DAYS * MS_PER_DAY;
+    let candidates: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT id, simhash FROM news_articles
+         WHERE (band0 = $1 AND published_at > $5 AND published_at < $6)
+            OR (band1 = $2 AND published_at > $5 AND published_at < $6)
+            OR (band2 = $3 AND published_at > $5 AND published_at < $6)
+            OR (band3 = $4 AND published_at > $5 AND published_at < $6)",
+    )
+    .bind(b0)
+    .bind(b1)
+    .bind(b2)
+    .bind(b3)
+    .bind(published.saturating_sub(window))
+    .bind(published.saturating_add(window))
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(candidates
+        .into_iter()
+        .map(|(id, simhash)| (hamming(simhash, new.simhash), id))
+        .filter(|(distance, _)| *distance <= NEAR_DUP_MAX_DISTANCE)
+        .min()
+        .map(|(_, id)| id))
+}
+
+/// Stores an article's instrument links (at most [`MAX_LINKS_PER_ARTICLE`], one per
+/// instrument).
+async fn insert_links<DB: Sql>(
+    tx: &mut sqlx::Transaction<'_, DB>,
+    article_id: i64,
+    new: &NewArticle,
+) -> Result<(), StorageError>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    String: for<'q> Encode<'q, DB> + Type<DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    i64: for<'q> Encode<'q, DB> + Type<DB>,
+    bool: for<'q> Encode<'q, DB> + Type<DB>,
+{
+    let mut links: Vec<&crate::news::NewLink> = Vec::new();
+    for link in &new.links {
+        if let Some(same) = links
+            .iter_mut()
+            .find(|l| l.instrument_id == link.instrument_id)
+        {
+            if link.in_title {
+                *same = link;
+            }
+        } else if links.len() < MAX_LINKS_PER_ARTICLE {
+            links.push(link);
+        }
+    }
+    if links.is_empty() {
+        return Ok(());
+    }
+    let mut q = QueryBuilder::<DB>::new(
+        "INSERT INTO news_article_instruments
+             (article_id, instrument_id, in_title, published_at, country) ",
+    );
+    q.push_values(links, |mut b, link| {
+        b.push_bind(article_id)
+            .push_bind(link.instrument_id.to_string())
+            .push_bind(link.in_title)
+            .push_bind(ms(new.published_at))
+            .push_bind(new.country.as_str());
+    });
+    DB::execute_built(&mut q, &mut **tx).await?;
+    Ok(())
+}
