@@ -27,6 +27,7 @@ pub struct AppState {
     pub market: crate::market::MarketState,
     pub portfolio: crate::portfolio::PortfolioState,
     pub observability: crate::observability::ObservabilityState,
+    pub news: crate::news::NewsState,
     /// The media store (cross-cutting: areas and branding keep files in it).
     pub media: crate::media::MediaState,
 }
@@ -60,6 +61,9 @@ impl AppState {
         );
         let media = crate::media::MediaState::start(&config, storage.clone())
             .context("cannot open the media store")?;
+        let news =
+            crate::news::NewsState::start(&config, storage.clone(), &hub, &bus, &market, &media)
+                .context("cannot set up news")?;
         bus.start().await.context("cannot listen to the broker")?;
         Ok(Self {
             media,
@@ -73,6 +77,7 @@ impl AppState {
             market,
             portfolio,
             observability,
+            news,
         })
     }
 }
@@ -84,6 +89,7 @@ impl AppState {
         crate::shared_limits::spawn(self.storage.clone(), self.accounts.auth.clock.clone());
         self.market.spawn_jobs();
         self.observability.spawn_jobs();
+        self.news.spawn_jobs();
     }
 }
 

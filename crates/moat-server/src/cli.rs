@@ -95,6 +95,12 @@ enum Command {
         #[command(flatten)]
         database: DatabaseArgs,
     },
+    /// News: fetch feeds now, with progress (uses the same configuration and database
+    /// as `serve`).
+    News {
+        #[command(subcommand)]
+        command: NewsCommand,
+    },
     /// Restore a backup made by `moat backup` into a data directory without a database.
     ///
     /// Start Moat afterwards; it applies any newer migrations to the restored database.
@@ -137,6 +143,23 @@ pub enum ImportCommand {
         /// The instrument of a file without an id column, e.g. KRX:005930.
         #[arg(long)]
         id: Option<InstrumentId>,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+}
+
+/// `moat news …`.
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+pub enum NewsCommand {
+    /// Run one poll cycle now: the feeds that are due (every enabled feed with --all,
+    /// or one with --feed), printing each feed's result as it finishes.
+    Fetch {
+        /// Fetch every enabled feed, due or not.
+        #[arg(long)]
+        all: bool,
+        /// Fetch only this feed (its id on /operator/news).
+        #[arg(long)]
+        feed: Option<i64>,
         #[command(flatten)]
         database: DatabaseArgs,
     },
@@ -382,6 +405,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
         Some(Command::Backup { file, database }) => {
             run_backup(cli.config, database, BackupOp::Backup(file), out, err)
         }
+        Some(Command::News { command }) => run_news(cli.config, command, out, err),
         Some(Command::Restore { file, database }) => {
             run_backup(cli.config, database, BackupOp::Restore(file), out, err)
         }
@@ -937,6 +961,135 @@ async fn run_server(config: Config) -> anyhow::Result<()> {
     let app = crate::Application::build(config).await?;
     println!("Moat is running at http://{}", app.local_addr());
     app.run_until(crate::app::shutdown_signal()).await
+}
+
+/// `moat news fetch`: one cycle with progress, then a total.
+fn run_news(
+    file: Option<PathBuf>,
+    command: NewsCommand,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> ExitCode {
+    let NewsCommand::Fetch {
+        all,
+        feed,
+        database,
+    } = command;
+    let config = match load(file, database.into(), err) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let lines = std::sync::Mutex::new(Vec::<u8>::new());
+    let result = block_on(news_fetch(&config, all, feed, &lines));
+    let _ = out.write_all(&lines.into_inner().unwrap_or_default());
+    match result {
+        Ok(summary) => {
+            let _ = writeln!(out, "{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(err, "moat news fetch: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints each feed's result as it finishes (to stderr at once, and into `lines`).
+struct FetchProgress<'a> {
+    total: std::sync::atomic::AtomicUsize,
+    done: std::sync::atomic::AtomicUsize,
+    lines: &'a std::sync::Mutex<Vec<u8>>,
+}
+
+impl crate::news::service::jobs::Progress for FetchProgress<'_> {
+    fn started(&self, total: usize) {
+        self.total
+            .store(total, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn feed_done(
+        &self,
+        feed: &moat_storage::FeedRow,
+        run: &Result<crate::news::service::ingest::FeedRun, moat_storage::StorageError>,
+        took: std::time::Duration,
+    ) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = self.done.fetch_add(1, Relaxed) + 1;
+        let total = self.total.load(Relaxed);
+        let what = match run {
+            Ok(r) if r.error.is_some() => format!("error: {}", r.error.as_deref().unwrap_or("")),
+            Ok(r) if r.not_modified => "not modified".to_owned(),
+            Ok(r) => format!(
+                "{} new, {} merged, {} seen",
+                r.new_articles, r.merged, r.seen
+            ),
+            Err(e) => format!("error: {e}"),
+        };
+        let line = format!(
+            "[{n}/{total}] {} ({}): {what} ({:.1} s)\n",
+            feed.source_name,
+            feed.url,
+            took.as_secs_f64()
+        );
+        eprint!("{line}");
+        if let Ok(mut lines) = self.lines.lock() {
+            lines.extend_from_slice(line.as_bytes());
+        }
+    }
+}
+
+async fn news_fetch(
+    config: &Config,
+    all: bool,
+    feed: Option<i64>,
+    lines: &std::sync::Mutex<Vec<u8>>,
+) -> anyhow::Result<String> {
+    use std::sync::Arc;
+
+    let storage = open_database(config).await?;
+    let bus = crate::broker::Bus::new(Arc::new(crate::broker::LocalBroker::default()));
+    let hub = Arc::new(crate::hub::Hub::new(1));
+    let market = crate::market::MarketState::start(config, storage.clone(), &hub, &bus).await?;
+    let media = crate::media::MediaState::start(config, storage.clone())?;
+    let news = crate::news::NewsState::start(config, storage.clone(), &hub, &bus, &market, &media)?;
+    let service = news.service;
+    service.seed().await?;
+    let feeds: Vec<moat_storage::FeedRow> = match feed {
+        Some(id) => vec![storage.get_feed(id).await.map_err(|e| match e {
+            moat_storage::StorageError::NotFound => anyhow::anyhow!("there is no feed {id}"),
+            other => other.into(),
+        })?],
+        None if all => storage
+            .list_feeds()
+            .await?
+            .into_iter()
+            .filter(|f| f.enabled)
+            .collect(),
+        None => {
+            storage
+                .due_feeds(chrono::Utc::now(), crate::news::service::jobs::DUE_BATCH)
+                .await?
+        }
+    };
+    if feeds.is_empty() {
+        return Ok("no feed is due (--all fetches every enabled feed)".to_owned());
+    }
+    let progress = FetchProgress {
+        total: Default::default(),
+        done: Default::default(),
+        lines,
+    };
+    let started = Instant::now();
+    let runs = service.fetch_feeds(feeds, &progress).await;
+    service.wait_for_images().await;
+    let failed = runs.iter().filter(|r| r.error.is_some()).count();
+    let new: i64 = runs.iter().map(|r| r.new_articles).sum();
+    let merged: i64 = runs.iter().map(|r| r.merged).sum();
+    Ok(format!(
+        "{} feeds in {:.1} s: {new} new articles, {merged} merged, {failed} failed",
+        runs.len(),
+        started.elapsed().as_secs_f64()
+    ))
 }
 
 #[cfg(test)]

@@ -90,6 +90,9 @@ pub struct Config {
     /// The media store: uploaded files every instance reads (`[media]`).
     #[serde(default)]
     pub media: MediaConfig,
+    /// News feeds, polling and retention (`[news]`).
+    #[serde(default)]
+    pub news: crate::news::NewsConfig,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -127,6 +130,7 @@ impl Default for Config {
             observability: ObservabilityConfig::default(),
             mail: MailConfig::default(),
             media: MediaConfig::default(),
+            news: crate::news::NewsConfig::default(),
         }
     }
 }
@@ -307,7 +311,7 @@ impl<P: figment::Provider> figment::Provider for LegacyNames<P> {
 
 impl Config {
     /// The areas' sections: one line per area (beside its field above).
-    fn sections(&self) -> [&dyn AnySection; 6] {
+    fn sections(&self) -> [&dyn AnySection; 7] {
         [
             &self.accounts,
             &self.market,
@@ -315,6 +319,7 @@ impl Config {
             &self.observability,
             &self.mail,
             &self.media,
+            &self.news,
         ]
     }
 

@@ -14,6 +14,7 @@ pub mod mail;
 pub mod market;
 pub mod media;
 pub mod member_data;
+pub mod news;
 pub mod observability;
 pub mod portfolio;
 pub mod server;

@@ -186,6 +186,19 @@ error_codes! {
     InvalidMediaKey = "invalid_media_key",
     /// An uploaded image is not PNG, JPEG or WebP.
     UnsupportedImage = "unsupported_image",
+
+    // News.
+    /// There is no article of this id (or it was deleted by retention).
+    NewsArticleNotFound = "news_article_not_found",
+    /// There is no feed of this id.
+    NewsFeedNotFound = "news_feed_not_found",
+    /// A feed of this URL is on the list already.
+    NewsFeedExists = "news_feed_exists",
+    /// Not a feed address: http or https, a host, no user name or password
+    /// (`params.max`: the longest address).
+    InvalidFeedUrl = "invalid_feed_url",
+    /// A news search is 1 to `params.max` characters.
+    InvalidNewsQuery = "invalid_news_query",
 }
 
 impl std::fmt::Display for ErrorCode {

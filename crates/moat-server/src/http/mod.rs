@@ -43,7 +43,7 @@ use error::ApiError;
     info(title = "Moat API", description = "The JSON API of Moat, the investing companion."),
     components(schemas(error::ErrorBody)),
     modifiers(&BearerAuth),
-    tags((name = "meta"), (name = "ops"), (name = "accounts"), (name = "market"), (name = "portfolio"), (name = "observability"), (name = "media"))
+    tags((name = "meta"), (name = "ops"), (name = "accounts"), (name = "market"), (name = "portfolio"), (name = "observability"), (name = "media"), (name = "news"))
 )]
 struct ApiDoc;
 
@@ -80,6 +80,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(market::routes())
         .merge(observability::routes())
         .merge(media::routes())
+        .merge(crate::news::routes())
 }
 
 /// The OpenAPI 3.1 document, as served at `/api/openapi.json`.

@@ -163,6 +163,7 @@ const AREAS: &[&[PageRoute]] = &[
     crate::market::PAGES,
     crate::portfolio::PAGES,
     crate::observability::PAGES,
+    crate::news::PAGES,
 ];
 
 /// Every app route the web app knows.

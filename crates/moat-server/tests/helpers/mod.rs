@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod feeds;
 pub mod smtp;
 pub mod ws;
 pub mod yahoo;
