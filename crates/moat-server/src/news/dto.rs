@@ -5,13 +5,53 @@ pub use crate::market::dto::rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+/// Where the news stands.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NewsState {
+    /// No enabled feed.
+    NotConfigured,
+    /// Enabled feeds exist and each failed at its last attempt.
+    Unreachable,
+    Ok,
+}
+
+/// A country news is kept for.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewsCountry {
+    #[serde(rename = "KR")]
+    Kr,
+    #[serde(rename = "US")]
+    Us,
+}
+
+impl From<moat_storage::Country> for NewsCountry {
+    fn from(c: moat_storage::Country) -> Self {
+        match c {
+            moat_storage::Country::Kr => Self::Kr,
+            moat_storage::Country::Us => Self::Us,
+        }
+    }
+}
+
+/// How a feed is doing.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedState {
+    /// Never fetched.
+    Pending,
+    Ok,
+    /// The last fetch failed (`last_error`).
+    Error,
+    Disabled,
+}
+
 /// Where the news stands, so that a screen never shows a bare empty list.
 #[derive(Serialize, Deserialize, ToSchema, Debug, Clone, PartialEq)]
 pub struct NewsStatusDto {
     /// `not_configured`: no enabled feed; `unreachable`: enabled feeds exist and none
     /// succeeded at its last attempt; `ok` otherwise.
-    #[schema(example = "ok")]
-    pub state: String,
+    pub state: NewsState,
     /// The newest successful fetch of any feed.
     pub last_success_at: Option<String>,
 }
@@ -43,8 +83,7 @@ pub struct ArticleSummaryDto {
     /// Outlets that carried the story (a wire story in several papers is one article).
     pub source_count: i64,
     pub published_at: String,
-    /// `KR` or `US`.
-    pub country: String,
+    pub country: NewsCountry,
     /// `ko`, `en`, …
     pub language: String,
     /// The article's image, copied to Moat's media store (`/media/news/…`).
@@ -133,13 +172,12 @@ pub struct FeedDto {
     pub id: i64,
     pub url: String,
     pub source_name: String,
-    pub country: String,
+    pub country: NewsCountry,
     pub language: String,
     pub enabled: bool,
     /// One of Moat's default feeds.
     pub is_default: bool,
-    /// `pending` (never fetched), `ok`, `error` or `disabled`.
-    pub status: String,
+    pub status: FeedState,
     pub last_fetch_at: Option<String>,
     pub last_success_at: Option<String>,
     /// The last fetch's error, in English.

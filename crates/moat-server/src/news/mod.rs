@@ -74,9 +74,9 @@ impl FromRef<AppState> for NewsState {
 /// Every route of the news area, documented.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(articles::list))
-        .routes(routes!(articles::search))
-        .routes(routes!(articles::article))
+        .routes(routes!(articles::list_news))
+        .routes(routes!(articles::search_news))
+        .routes(routes!(articles::get_article))
         .routes(routes!(articles::instrument_news))
         .routes(routes!(feeds::list_feeds, feeds::create_feed))
         .routes(routes!(feeds::update_feed, feeds::delete_feed))

@@ -66,6 +66,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/news/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The feeds with each one's status, and how many default feeds are not added yet. */
+        get: operations["list_feeds"];
+        put?: never;
+        /** Adds a feed. */
+        post: operations["create_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/feeds/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds Moat's default feeds that are not on the list yet, enabled (they contact the
+         *     outlets' servers from then on).
+         */
+        post: operations["use_defaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a feed (its articles stay until retention). */
+        delete: operations["delete_feed"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a feed (the fields given): its address, name, country, language, or
+         *     whether it is polled.
+         */
+        patch: operations["update_feed"];
+        trace?: never;
+    };
+    "/api/admin/news/feeds/{id}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetches a feed now, whatever its schedule; the result names what it brought. */
+        post: operations["fetch_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{user_id}/ban": {
         parameters: {
             query?: never;
@@ -448,6 +524,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instruments/{id}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The news naming an instrument, newest first. */
+        get: operations["instrument_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instruments/{id}/quote": {
         parameters: {
             query?: never;
@@ -664,6 +757,60 @@ export interface paths {
         };
         /** Server version, clock and defaults. */
         get: operations["get_meta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A country's news, newest first, with where the news stands (`status`). */
+        get: operations["list_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One article, with every outlet that carried it. */
+        get: operations["get_article"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over titles and summaries (Korean and English), ranked by
+         *     relevance and recency within the newest 5,000 matches.
+         */
+        get: operations["search_news"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1153,6 +1300,41 @@ export interface components {
             /** @description Share of the total value in per cent (decimal string). */
             weight_percent: string;
         };
+        /** @description One article, whole. */
+        ArticleDto: components["schemas"]["ArticleSummaryDto"] & {
+            fetched_at: string;
+            sources: components["schemas"]["ArticleSourceDto"][];
+        };
+        /** @description An outlet that carried an article. */
+        ArticleSourceDto: {
+            name: string;
+            url: string;
+        };
+        /** @description An article in a list. */
+        ArticleSummaryDto: {
+            country: components["schemas"]["NewsCountry"];
+            /** Format: int64 */
+            id: number;
+            /** @description The article's image, copied to Moat's media store (`/media/news/…`). */
+            image_url?: string | null;
+            instruments: components["schemas"]["InstrumentLinkDto"][];
+            /** @description `ko`, `en`, … */
+            language: string;
+            published_at: string;
+            /** @description The first outlet that carried it. */
+            source: string;
+            /**
+             * Format: int64
+             * @description Outlets that carried the story (a wire story in several papers is one article).
+             */
+            source_count: number;
+            /** @description Plain text, at most 300 characters. */
+            summary: string;
+            /** @description Plain text. */
+            title: string;
+            /** @description The original article (http or https). */
+            url: string;
+        };
         /** @description The current branding images: where each is served, when one is set. */
         Branding: {
             /** @description `/media/…` of the house logo; absent: the built-in mark. */
@@ -1221,6 +1403,12 @@ export interface components {
             kind: string;
             /** Format: int64 */
             version: number;
+        };
+        /** @description What adding the default feeds did. */
+        DefaultsResultDto: {
+            /** Format: int64 */
+            added: number;
+            feeds: components["schemas"]["FeedDto"][];
         };
         DeleteMeRequest: {
             /** @description Required when the account has a password. */
@@ -1315,7 +1503,7 @@ export interface components {
          *     API clients.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "invalid_encoding" | "before_history" | "date_in_future" | "session_bound" | "invalid_media_key" | "unsupported_image";
+        ErrorCode: "bad_request" | "invalid_parameter" | "invalid_input" | "invalid_body" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "not_ready" | "conflict" | "limit_reached" | "idempotency_key_reused" | "too_many_connections" | "invalid" | "required" | "too_long" | "out_of_range" | "invalid_id" | "duplicate" | "dates_reversed" | "span_too_long" | "unauthenticated" | "token_invalid" | "forbidden" | "invalid_credentials" | "account_banned" | "reauthentication_required" | "email_taken" | "nickname_taken" | "identity_taken" | "email_invalid" | "nickname_length" | "nickname_characters" | "nickname_reserved" | "password_length" | "password_too_common" | "password_personal" | "password_wrong" | "ticket_expired" | "link_expired" | "mail_not_configured" | "consent_required" | "quote_unavailable" | "invalid_range" | "too_many_favorites" | "fx_unavailable" | "invalid_currency_mode" | "too_many_rows" | "invalid_import" | "currency_unsupported" | "instrument_missing" | "instrument_unexpected" | "quantity_not_positive" | "price_not_positive" | "fractional_shares" | "fee_negative" | "tax_negative" | "fx_rate_missing" | "fx_rate_not_positive" | "split_ratio_invalid" | "insufficient_quantity" | "split_not_held" | "currency_mismatch" | "dividend_not_held" | "fx_rate_unavailable" | "empty_file" | "missing_column" | "malformed_row" | "invalid_date" | "invalid_type" | "invalid_number" | "invalid_instrument" | "unknown_instrument" | "invalid_ratio" | "invalid_encoding" | "before_history" | "date_in_future" | "session_bound" | "invalid_media_key" | "unsupported_image" | "news_article_not_found" | "news_feed_not_found" | "news_feed_exists" | "invalid_feed_url" | "invalid_news_query";
         ErrorGroupDetail: {
             group: components["schemas"]["ErrorGroupDto"];
             /** @description Distinct members among those occurrences. */
@@ -1443,6 +1631,73 @@ export interface components {
             /** @description Instrument ids in the order to keep (at most 100, no duplicates). */
             ids: string[];
         };
+        /** @description A feed, with how its fetches go (operators). */
+        FeedDto: {
+            country: components["schemas"]["NewsCountry"];
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description Failed fetches in a row.
+             */
+            error_count: number;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description Seconds between polls, from the feed's posting rate (or its back-off).
+             */
+            interval_secs: number;
+            /** @description One of Moat's default feeds. */
+            is_default: boolean;
+            /**
+             * Format: int64
+             * @description New articles from the last fetch.
+             */
+            items_last_fetch: number;
+            /** Format: int64 */
+            items_total: number;
+            language: string;
+            /** @description The last fetch's error, in English. */
+            last_error?: string | null;
+            last_fetch_at?: string | null;
+            last_success_at?: string | null;
+            next_poll_at?: string | null;
+            source_name: string;
+            status: components["schemas"]["FeedState"];
+            url: string;
+        };
+        /** @description A new feed. */
+        FeedInput: {
+            /** @description `KR` or `US`. */
+            country: string;
+            enabled?: boolean;
+            /** @description `ko`, `en`, … (2 to 8 letters). */
+            language: string;
+            source_name: string;
+            url: string;
+        };
+        /** @description The operator's feeds. */
+        FeedListDto: {
+            /**
+             * Format: int64
+             * @description Default feeds not added yet.
+             */
+            defaults_available: number;
+            feeds: components["schemas"]["FeedDto"][];
+        };
+        /** @description Changes to a feed: the fields given. */
+        FeedPatchInput: {
+            country?: string | null;
+            enabled?: boolean | null;
+            language?: string | null;
+            source_name?: string | null;
+            url?: string | null;
+        };
+        /**
+         * @description How a feed is doing.
+         * @enum {string}
+         */
+        FeedState: "pending" | "ok" | "error" | "disabled";
         FeedbackDto: {
             /** @description When the user sent it (their clock). */
             created_at: string;
@@ -1461,6 +1716,20 @@ export interface components {
              * @description Pass as `before` for the next page; absent on the last page.
              */
             next_before?: number | null;
+        };
+        /** @description What a fetch now did. */
+        FetchResultDto: {
+            feed: components["schemas"]["FeedDto"];
+            /**
+             * Format: int64
+             * @description Items that joined an article already kept (the same story from another outlet).
+             */
+            merged: number;
+            /**
+             * Format: int64
+             * @description New articles.
+             */
+            new_articles: number;
         };
         /** @description What is wrong with one field: `{code, params, message}`. */
         FieldError: {
@@ -1611,6 +1880,16 @@ export interface components {
             simulated: boolean;
             ticker: string;
         };
+        /** @description An instrument an article names. */
+        InstrumentLinkDto: {
+            /** @description Named in the title (not only in the summary). */
+            in_title: boolean;
+            /** @description `KRX:005930`. */
+            instrument_id: string;
+            name_en: string;
+            name_ko: string;
+            ticker: string;
+        };
         /**
          * @description A transaction that cannot be applied (a sell of more than was held, left by old
          *     data): the portfolio's figures stop before it, and the member is told which one to
@@ -1744,6 +2023,44 @@ export interface components {
             /** @description `moving_average` (default) or `fifo`. */
             cost_method?: string | null;
             name: string;
+        };
+        /**
+         * @description A country news is kept for.
+         * @enum {string}
+         */
+        NewsCountry: "KR" | "US";
+        /** @description A page of articles, newest first. */
+        NewsListDto: {
+            items: components["schemas"]["ArticleSummaryDto"][];
+            /** @description Pass as `cursor` for the next page; `null` at the end. */
+            next_cursor?: string | null;
+            status: components["schemas"]["NewsStatusDto"];
+        };
+        /** @description A page of search results, by relevance and recency. */
+        NewsSearchDto: {
+            items: components["schemas"]["ArticleSummaryDto"][];
+            next_cursor?: string | null;
+            status: components["schemas"]["NewsStatusDto"];
+            /**
+             * @description The words to highlight: the query's words with Korean particles stripped
+             *     (`삼성전자가` → `삼성전자`), lower-cased.
+             */
+            terms: string[];
+        };
+        /**
+         * @description Where the news stands.
+         * @enum {string}
+         */
+        NewsState: "not_configured" | "unreachable" | "ok";
+        /** @description Where the news stands, so that a screen never shows a bare empty list. */
+        NewsStatusDto: {
+            /** @description The newest successful fetch of any feed. */
+            last_success_at?: string | null;
+            /**
+             * @description `not_configured`: no enabled feed; `unreachable`: enabled feeds exist and none
+             *     succeeded at its last attempt; `ok` otherwise.
+             */
+            state: components["schemas"]["NewsState"];
         };
         /** @description One page of a session's replay (documents the shape; the body is written directly). */
         ObsReplay: {
@@ -2561,6 +2878,242 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_feeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedListDto"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedDto"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `news_feed_exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_feed_url` and other field errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    use_defaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultsResultDto"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `news_feed_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedPatchInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedDto"];
+                };
+            };
+            /** @description `news_feed_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `news_feed_exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    fetch_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchResultDto"];
+                };
+            };
+            /** @description `news_feed_not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3417,6 +3970,47 @@ export interface operations {
             };
         };
     };
+    instrument_news: {
+        parameters: {
+            query?: {
+                cursor?: string | null;
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description `KRX:005930` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_quote: {
         parameters: {
             query?: never;
@@ -3934,6 +4528,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meta"];
+                };
+            };
+        };
+    };
+    list_news: {
+        parameters: {
+            query?: {
+                /** @description `KR` or `US` (default `KR`). */
+                country?: string | null;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string | null;
+                /** @description 1 to 50 (default 20). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsListDto"];
+                };
+            };
+            /** @description `invalid_parameter`: country, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_article: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `news_article_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    search_news: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100 characters. */
+                q?: string;
+                /** @description `KR` or `US`; both when absent. */
+                country?: string | null;
+                /** @description Only articles naming this instrument (`KRX:005930`). */
+                instrument?: string | null;
+                /** @description First day (`YYYY-MM-DD`, UTC), inclusive. */
+                from?: string | null;
+                /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
+                to?: string | null;
+                cursor?: string | null;
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsSearchDto"];
+                };
+            };
+            /** @description `invalid_parameter` (`invalid_news_query`, a bad filter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an unknown instrument */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -23,7 +23,7 @@ use crate::{
     (status = 200, body = NewsListDto),
     (status = 400, description = "`invalid_parameter`: country, cursor or limit", body = ErrorBody),
 ))]
-pub async fn list(
+pub async fn list_news(
     State(state): State<NewsState>,
     Query(p): Query<ListParams>,
 ) -> Result<ApiJson<NewsListDto>, ApiError> {
@@ -65,7 +65,7 @@ pub async fn instrument_news(
     (status = 400, description = "`invalid_parameter` (`invalid_news_query`, a bad filter)", body = ErrorBody),
     (status = 404, description = "an unknown instrument", body = ErrorBody),
 ))]
-pub async fn search(
+pub async fn search_news(
     State(state): State<NewsState>,
     Query(p): Query<SearchParams>,
 ) -> Result<ApiJson<NewsSearchDto>, ApiError> {
@@ -91,7 +91,7 @@ pub async fn search(
     (status = 400, body = ErrorBody),
     (status = 404, description = "`news_article_not_found`", body = ErrorBody),
 ))]
-pub async fn article(
+pub async fn get_article(
     State(state): State<NewsState>,
     Path(raw): Path<String>,
 ) -> Result<ApiJson<ArticleDto>, ApiError> {

@@ -11,7 +11,8 @@ use super::NewsService;
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     news::dto::{
-        rfc3339, DefaultsResultDto, FeedDto, FeedInput, FeedListDto, FeedPatchInput, FetchResultDto,
+        rfc3339, DefaultsResultDto, FeedDto, FeedInput, FeedListDto, FeedPatchInput, FeedState,
+        FetchResultDto,
     },
 };
 
@@ -126,15 +127,15 @@ fn map_storage(e: StorageError) -> ApiError {
 }
 
 /// How a feed is doing, for the operator.
-pub fn feed_status(feed: &FeedRow) -> &'static str {
+pub fn feed_status(feed: &FeedRow) -> FeedState {
     if !feed.enabled {
-        "disabled"
+        FeedState::Disabled
     } else if feed.last_fetch_at.is_none() {
-        "pending"
+        FeedState::Pending
     } else if feed.error_count > 0 {
-        "error"
+        FeedState::Error
     } else {
-        "ok"
+        FeedState::Ok
     }
 }
 
@@ -144,11 +145,11 @@ impl From<&FeedRow> for FeedDto {
             id: f.id,
             url: f.url.clone(),
             source_name: f.source_name.clone(),
-            country: f.country.as_str().to_owned(),
+            country: f.country.into(),
             language: f.language.clone(),
             enabled: f.enabled,
             is_default: f.is_default,
-            status: feed_status(f).to_owned(),
+            status: feed_status(f),
             last_fetch_at: f.last_fetch_at.map(rfc3339),
             last_success_at: f.last_success_at.map(rfc3339),
             last_error: f.last_error.clone(),

@@ -9,7 +9,7 @@ use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     news::dto::{
         rfc3339, ArticleDto, ArticleSourceDto, ArticleSummaryDto, InstrumentLinkDto, NewsListDto,
-        NewsSearchDto, NewsStatusDto,
+        NewsSearchDto, NewsState, NewsStatusDto,
     },
 };
 
@@ -114,14 +114,14 @@ impl NewsService {
     pub async fn status(&self) -> Result<NewsStatusDto, ApiError> {
         let s = self.storage.news_status().await?;
         let state = if s.enabled_feeds == 0 {
-            "not_configured"
+            NewsState::NotConfigured
         } else if s.error_feeds == s.enabled_feeds {
-            "unreachable"
+            NewsState::Unreachable
         } else {
-            "ok"
+            NewsState::Ok
         };
         Ok(NewsStatusDto {
-            state: state.to_owned(),
+            state,
             last_success_at: s.last_success_at.map(rfc3339),
         })
     }
@@ -149,7 +149,7 @@ impl NewsService {
             source: row.source_name.clone(),
             source_count: row.source_count,
             published_at: rfc3339(row.published_at),
-            country: row.country.as_str().to_owned(),
+            country: row.country.into(),
             language: row.language.clone(),
             image_url: row.image_key.as_ref().map(|k| format!("/media/{k}")),
             instruments,

@@ -21,8 +21,8 @@ export function Highlighted({ text, pattern }: { text: string; pattern?: RegExp 
 }
 
 /** Whether `url` is a path of this site (`/media/news/…`), the only images rows show. */
-export function isSameOriginPath(url: string | null): url is string {
-  return url !== null && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
+export function isSameOriginPath(url: string | null | undefined): url is string {
+  return url != null && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
 }
 
 export interface ArticleRowProps {

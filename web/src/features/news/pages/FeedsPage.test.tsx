@@ -42,7 +42,7 @@ function feedsApi({ feeds = [feed()], defaults = 0, me = OPERATOR }: { feeds?: F
       if (state.feeds.some((f) => f.url === input.url)) {
         return jsonResponse({ code: 'news_feed_exists', message: 'exists', request_id: 't' }, { status: 409 });
       }
-      const created = feed({ ...input, id: state.feeds.length + 10, is_default: false, status: 'pending', last_fetch_at: null, last_success_at: null, items_total: 0, items_last_fetch: 0 });
+      const created = feed({ ...input, country: input.country as Feed['country'], id: state.feeds.length + 10, is_default: false, status: 'pending', last_fetch_at: null, last_success_at: null, items_total: 0, items_last_fetch: 0 });
       state.feeds.push(created);
       return jsonResponse(created, { status: 201 });
     },

@@ -236,7 +236,7 @@ function FeedItem({ feed, onDone }: { feed: Feed; onDone: (message: string) => v
   const remove = useDeleteFeed();
   const fetchNow = useFetchFeedNow();
   const name = feed.source_name;
-  const time = (iso: string | null) => (iso ? formatDate(iso, locale, { dateStyle: 'medium', timeStyle: 'short' }) : t('feeds.never'));
+  const time = (iso: string | null | undefined) => (iso ? formatDate(iso, locale, { dateStyle: 'medium', timeStyle: 'short' }) : t('feeds.never'));
   const failure = [update, remove, fetchNow].find((m) => m.isError)?.error;
 
   if (editing) {
