@@ -16,15 +16,19 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 # The cluster test (crates/moat/tests/cluster.rs, through scripts/cluster.sh) runs two
-# instances behind Debian's HAProxy, sharing a nats-server.
-for pkg in haproxy nats-server; do
-  if ! command -v "$pkg" >/dev/null 2>&1; then
+# instances behind Debian's HAProxy, sharing a nats-server; the offline news test
+# (e2e/tests/news-offline.test.mjs) brings up the loopback of a network namespace with
+# iproute2's `ip`.
+for pair in haproxy:haproxy nats-server:nats-server ip:iproute2; do
+  cmd=${pair%%:*}
+  pkg=${pair##*:}
+  if ! command -v "$cmd" >/dev/null 2>&1; then
     if [[ $(id -u) -eq 0 ]]; then
-      step "installing Debian's $pkg for the cluster test"
+      step "installing Debian's $pkg for the tests"
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null \
         || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null; }
     else
-      echo "moat: the cluster test needs $pkg. Install it with:" >&2
+      echo "moat: the tests need $cmd. Install it with:" >&2
       echo "  sudo apt-get install -y $pkg" >&2
       exit 1
     fi
