@@ -32,6 +32,10 @@ async fn app() -> TestApp {
     TestApp::spawn_with(TestDatabase::sqlite(), tweak).await
 }
 
+async fn app_on(db: TestDatabase) -> TestApp {
+    TestApp::spawn_with(db, tweak).await
+}
+
 fn now_rfc2822(days_ago: i64) -> String {
     (chrono::Utc::now() - chrono::Duration::days(days_ago)).to_rfc2822()
 }
@@ -107,9 +111,15 @@ fn titles(list: &Value) -> Vec<String> {
 
 #[tokio::test]
 async fn a_feed_reaches_the_lists_the_stock_search_and_the_article() {
+    for db in TestDatabase::all().await {
+        a_feed_reaches_the_lists_the_stock_search_and_the_article_on(db).await;
+    }
+}
+
+async fn a_feed_reaches_the_lists_the_stock_search_and_the_article_on(db: TestDatabase) {
     let server = FeedServer::start().await;
     server.rss("/kr.xml", korean_feed(&server.base));
-    let app = app().await;
+    let app = app_on(db).await;
     let token = operator(&app).await;
 
     // Before any feed: the screens say news is not set up.
@@ -419,8 +429,14 @@ async fn unsafe_links_markup_and_dates_never_reach_the_page() {
 
 #[tokio::test]
 async fn a_feed_that_changes_every_guid_does_not_duplicate_its_stories() {
+    for db in TestDatabase::all().await {
+        a_feed_that_changes_every_guid_does_not_duplicate_its_stories_on(db).await;
+    }
+}
+
+async fn a_feed_that_changes_every_guid_does_not_duplicate_its_stories_on(db: TestDatabase) {
     let server = FeedServer::start().await;
-    let app = app().await;
+    let app = app_on(db).await;
     let token = operator(&app).await;
     let feed = add_feed(&app, &token, &server.url("/shifty.xml"), "KR").await;
     let id = feed["id"].as_i64().unwrap();
@@ -452,6 +468,12 @@ async fn a_feed_that_changes_every_guid_does_not_duplicate_its_stories() {
 
 #[tokio::test]
 async fn the_same_wire_story_from_two_outlets_is_one_article_with_two_sources() {
+    for db in TestDatabase::all().await {
+        the_same_wire_story_from_two_outlets_is_one_article_with_two_sources_on(db).await;
+    }
+}
+
+async fn the_same_wire_story_from_two_outlets_is_one_article_with_two_sources_on(db: TestDatabase) {
     let server = FeedServer::start().await;
     let d = now_rfc2822(0);
     let story = "정부가 내년 반도체 산업에 33조원 규모의 금융 지원을 하기로 했다고 밝혔다. 업계는 환영의 뜻을 나타냈다.";
@@ -481,7 +503,7 @@ async fn the_same_wire_story_from_two_outlets_is_one_article_with_two_sources() 
             }],
         ),
     );
-    let app = app().await;
+    let app = app_on(db).await;
     let token = operator(&app).await;
     let a = add_feed(&app, &token, &server.url("/one.xml"), "KR").await["id"]
         .as_i64()
@@ -551,6 +573,12 @@ async fn an_euc_kr_feed_decodes() {
 
 #[tokio::test]
 async fn pages_follow_the_cursor_without_gaps_or_repeats() {
+    for db in TestDatabase::all().await {
+        pages_follow_the_cursor_without_gaps_or_repeats_on(db).await;
+    }
+}
+
+async fn pages_follow_the_cursor_without_gaps_or_repeats_on(db: TestDatabase) {
     let server = FeedServer::start().await;
     let base = chrono::Utc::now() - chrono::Duration::hours(30);
     let items: Vec<(String, String, String)> = (0..25)
@@ -582,7 +610,7 @@ async fn pages_follow_the_cursor_without_gaps_or_repeats() {
         })
         .collect();
     server.rss("/many.xml", rss("many", &item_list));
-    let app = app().await;
+    let app = app_on(db).await;
     let token = operator(&app).await;
     let feed = add_feed(&app, &token, &server.url("/many.xml"), "KR").await;
     let result = fetch_now(&app, &token, feed["id"].as_i64().unwrap()).await;
@@ -872,6 +900,12 @@ fn urlencode(s: &str) -> String {
 
 #[tokio::test]
 async fn retention_deletes_old_articles() {
+    for db in TestDatabase::all().await {
+        retention_deletes_old_articles_on(db).await;
+    }
+}
+
+async fn retention_deletes_old_articles_on(db: TestDatabase) {
     let server = FeedServer::start().await;
     let old = now_rfc2822(200);
     let new = now_rfc2822(1);
@@ -897,7 +931,7 @@ async fn retention_deletes_old_articles() {
             ],
         ),
     );
-    let app = app().await;
+    let app = app_on(db).await;
     let token = operator(&app).await;
     let feed = add_feed(&app, &token, &server.url("/old.xml"), "KR").await;
     fetch_now(&app, &token, feed["id"].as_i64().unwrap()).await;
