@@ -867,3 +867,37 @@ async fn user_text_never_breaks_the_query_syntax() {
         assert_eq!(found.len(), 1, "{b:?}: FTS5 keywords are words");
     }
 }
+
+#[tokio::test]
+async fn search_ranks_by_relevance_then_recency() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let b = db.backend;
+        let f = feed(s.as_ref(), "https://a.example/rss").await;
+        let insert = |n: u64, title: &'static str, day: u32| {
+            let s = s.clone();
+            async move {
+                s.insert_article(article(f, n, title, at(day, 9)))
+                    .await
+                    .unwrap()
+                    .article_id()
+            }
+        };
+        let old_once = insert(1, "금리 뉴스 하나 둘 셋", 1).await;
+        let new_thrice = insert(2, "금리 금리 금리 뉴스 하나", 20).await;
+        let new_once = insert(3, "금리 뉴스 하나 둘 셋", 20).await;
+        let newer_once = insert(4, "금리 뉴스 하나 둘 셋", 21).await;
+        let found: Vec<i64> = s
+            .search_articles(&parse_query("금리"), &SearchFilter::default(), 0, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|a| a.id)
+            .collect();
+        assert_eq!(
+            found,
+            vec![new_thrice, newer_once, new_once, old_once],
+            "{b:?}: the word three times first; among equals the newest; 20 days old last"
+        );
+    }
+}

@@ -18,7 +18,7 @@
 //! the most recently stored (highest ids): the order both full-text indexes deliver
 //! without visiting every match, so a frequent word costs no more than a rare one (a
 //! feed's backfill of old items therefore counts as new here). Within the window,
-//! `score = relevance × 0.5^(age_days / SEARCH_HALF_LIFE_DAYS)`,
+//! `score = relevance / (1 + age_days / SEARCH_RECENCY_DAYS)`,
 //! where relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both
 //! grow with the number and closeness of matched tokens), age is counted from the
 //! newest match in the window (not the clock, so that a result page does not drift
@@ -49,8 +49,11 @@ pub const NEAR_DUP_MAX_DISTANCE: u32 = 3;
 /// A search ranks only the newest this many matches (older ones are not returned).
 pub const SEARCH_RANK_WINDOW: i64 = 5_000;
 
-/// Half-life of the recency factor of the search ranking, in days.
-pub const SEARCH_HALF_LIFE_DAYS: f64 = 7.0;
+/// The age at which the search ranking's recency factor halves a match's relevance
+/// (it thirds it at twice this age: `1 / (1 + age / this)`), in days. A hyperbola,
+/// not an exponential, because SQLite may lack `pow`/`exp`: the formula runs in SQL
+/// on both backends, so only a page of ids leaves the database.
+pub const SEARCH_RECENCY_DAYS: i64 = 7;
 
 /// Most instrument links one article keeps.
 pub const MAX_LINKS_PER_ARTICLE: usize = 20;
