@@ -589,7 +589,7 @@ where
         q.push_bind(SEARCH_RANK_WINDOW);
         q.push(format!(
             ") w) r
-             ORDER BY relevance / (1.0 + (newest - published_at) / {}.0) DESC,
+             ORDER BY relevance / (1 + (newest - published_at) / CAST({} AS DOUBLE PRECISION)) DESC,
                  published_at DESC, id DESC
              LIMIT ",
             SEARCH_RECENCY_DAYS * MS_PER_DAY
