@@ -175,6 +175,30 @@ async fn feeds_are_added_changed_fetched_and_deleted() {
             vec![a.id, c.id],
             "{b:?}: longest overdue first"
         );
+        s.record_feed_fetch(
+            c.id,
+            FeedFetchRecord {
+                at: at(2, 12),
+                status: FeedStatus::Error,
+                etag: None,
+                last_modified: None,
+                next_poll_at: at(2, 13),
+                interval_secs: 900,
+                error_count: 2,
+                last_error: Some("HTTP 429".into()),
+                items_added: 0,
+                items_in_fetch: 0,
+                retry_after_until: Some(at(2, 15)),
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            due(at(2, 14)).await,
+            vec![a.id],
+            "{b:?}: the server said retry after 15:00"
+        );
+        assert_eq!(due(at(2, 15)).await, vec![a.id, c.id], "{b:?}");
 
         let off = s
             .update_feed(
@@ -195,7 +219,7 @@ async fn feeds_are_added_changed_fetched_and_deleted() {
             "{b:?}: same URL keeps validators"
         );
         assert_eq!(
-            due(at(2, 13)).await,
+            due(at(2, 16)).await,
             vec![c.id],
             "{b:?}: a disabled feed is never due"
         );

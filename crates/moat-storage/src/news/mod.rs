@@ -348,8 +348,9 @@ pub trait NewsStorage: Send + Sync {
     /// Every feed, by id.
     async fn list_feeds(&self) -> Result<Vec<FeedRow>, StorageError>;
 
-    /// Enabled feeds due at `now` (`next_poll_at` unset or not after `now`), the
-    /// longest overdue first (unset first), at most `limit`.
+    /// Enabled feeds due at `now` (`next_poll_at` unset or not after `now`, and no
+    /// `retry_after_until` after `now`), the longest overdue first (unset first), at
+    /// most `limit`.
     async fn due_feeds(&self, now: DateTime<Utc>, limit: u32)
         -> Result<Vec<FeedRow>, StorageError>;
 

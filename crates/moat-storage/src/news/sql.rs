@@ -272,6 +272,7 @@ where
         let rows: Vec<FeedDbRow> = sqlx::query_as(&format!(
             "SELECT {FEED_COLUMNS} FROM news_feeds
              WHERE enabled AND (next_poll_at IS NULL OR next_poll_at <= $1)
+                 AND (retry_after_until IS NULL OR retry_after_until <= $1)
              ORDER BY next_poll_at IS NOT NULL, next_poll_at, id LIMIT $2"
         ))
         .bind(ms(now))
