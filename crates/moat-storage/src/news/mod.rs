@@ -16,13 +16,15 @@
 //!
 //! Search ranking, within the newest [`SEARCH_RANK_WINDOW`] matches, "newest" meaning
 //! the most recently stored (highest ids): the order both full-text indexes deliver
-//! without visiting every match, so a frequent word costs no more than a rare one (a
-//! feed's backfill of old items therefore counts as new here). Within the window,
-//! `score = relevance / (1 + age_days / SEARCH_RECENCY_DAYS)`,
-//! where relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both
-//! grow with the number and closeness of matched tokens), age is counted from the
-//! newest match in the window (not the clock, so that a result page does not drift
-//! while the user pages), ties broken by published time then id, newest first.
+//! without visiting every match, so a word with 100,000 matches costs what one with
+//! 5,000 does (a feed's backfill of old items therefore counts as new here). Within
+//! the window, `score = relevance / (1 + age_days / SEARCH_RECENCY_DAYS)`, where
+//! relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both grow with
+//! the number and closeness of matched tokens), age is counted from the newest match
+//! in the window (not the clock, so that a result page does not drift while the user
+//! pages), ties broken by published time then id, newest first. Both backends find
+//! the same set; the orders may differ a little (two relevance measures). Scoring
+//! the window is most of a frequent word's cost (`benches/news.rs`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
