@@ -1,6 +1,6 @@
 //! Moat's storage: one [`Storage`] trait with a SQLite implementation (the embedded
 //! default) and a PostgreSQL one, selected by the database URL. Domain code talks to
-//! the trait only. Each area (`accounts`, `market`, `portfolio`, `observability`) is a
+//! the trait only. Each area (`accounts`, `market`, `news`, `portfolio`, `observability`) is a
 //! folder with its trait and rows (`mod.rs`) and one SQL implementation generic over
 //! the database ([`Sql`], `sql.rs`); each backend owns its connection and migrations.
 

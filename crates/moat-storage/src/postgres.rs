@@ -54,6 +54,16 @@ impl Sql for Postgres {
         q.build_query_as().fetch_one(conn)
     }
 
+    fn fetch_all_built_unprepared<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        pool: &'a sqlx::Pool<Self>,
+    ) -> impl std::future::Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().persistent(false).fetch_all(pool)
+    }
+
     fn fetch_all_built<'a, O>(
         q: &'a mut sqlx::QueryBuilder<'_, Self>,
         pool: &'a sqlx::Pool<Self>,

@@ -92,6 +92,16 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     where
         O: for<'r> FromRow<'r, Self::Row> + Send + Unpin + 'a;
 
+    /// Runs the query `q` built and reads every row, planned for its parameters' values
+    /// each time: PostgreSQL's generic plan of a prepared full-text search cannot tell
+    /// a rare word from a frequent one and walks the whole table for a rare one.
+    fn fetch_all_built_unprepared<'a, O>(
+        q: &'a mut QueryBuilder<'_, Self>,
+        pool: &'a Pool<Self>,
+    ) -> impl Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> FromRow<'r, Self::Row> + Send + Unpin + 'a;
+
     /// Runs the query `q` built and reads every row (see [`Sql::execute_built`]).
     fn fetch_all_built<'a, O>(
         q: &'a mut QueryBuilder<'_, Self>,

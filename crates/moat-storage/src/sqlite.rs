@@ -31,9 +31,12 @@ impl Sql for Sqlite {
     const RELAXED_COMMIT: &'static str = "";
     const CANDLES_JSON: &'static str =
         "json_group_array(json_array(date, open, high, low, close, volume) ORDER BY date)";
+    /// The matches' times and countries come from a narrow covering index: SQLite
+    /// would read the wide rows by rowid otherwise (three times slower at 500,000).
     const NEWS_SEARCH_HEAD: &'static str =
         "SELECT a.id, a.published_at, -bm25(news_fts) AS relevance
-         FROM news_fts JOIN news_articles a ON a.id = news_fts.rowid
+         FROM news_fts JOIN news_articles a INDEXED BY news_articles_search_cover
+             ON a.id = news_fts.rowid
          WHERE news_fts MATCH ";
     const NEWS_SEARCH_TAIL: &'static str = "";
     const NEWS_SEARCH_ORDER: &'static str = "news_fts.rowid DESC";
@@ -57,6 +60,16 @@ impl Sql for Sqlite {
         O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
     {
         q.build_query_as().fetch_one(conn)
+    }
+
+    fn fetch_all_built_unprepared<'a, O>(
+        q: &'a mut sqlx::QueryBuilder<'_, Self>,
+        pool: &'a sqlx::Pool<Self>,
+    ) -> impl std::future::Future<Output = Result<Vec<O>, sqlx::Error>> + Send + 'a
+    where
+        O: for<'r> sqlx::FromRow<'r, Self::Row> + Send + Unpin + 'a,
+    {
+        q.build_query_as().persistent(false).fetch_all(pool)
     }
 
     fn fetch_all_built<'a, O>(

@@ -175,6 +175,30 @@ async fn feeds_are_added_changed_fetched_and_deleted() {
             vec![a.id, c.id],
             "{b:?}: longest overdue first"
         );
+        s.record_feed_fetch(
+            c.id,
+            FeedFetchRecord {
+                at: at(2, 12),
+                status: FeedStatus::Error,
+                etag: None,
+                last_modified: None,
+                next_poll_at: at(2, 13),
+                interval_secs: 900,
+                error_count: 2,
+                last_error: Some("HTTP 429".into()),
+                items_added: 0,
+                items_in_fetch: 0,
+                retry_after_until: Some(at(2, 15)),
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            due(at(2, 14)).await,
+            vec![a.id],
+            "{b:?}: the server said retry after 15:00"
+        );
+        assert_eq!(due(at(2, 15)).await, vec![a.id, c.id], "{b:?}");
 
         let off = s
             .update_feed(
@@ -195,7 +219,7 @@ async fn feeds_are_added_changed_fetched_and_deleted() {
             "{b:?}: same URL keeps validators"
         );
         assert_eq!(
-            due(at(2, 13)).await,
+            due(at(2, 16)).await,
             vec![c.id],
             "{b:?}: a disabled feed is never due"
         );
@@ -865,5 +889,148 @@ async fn user_text_never_breaks_the_query_syntax() {
             .await
             .unwrap();
         assert_eq!(found.len(), 1, "{b:?}: FTS5 keywords are words");
+    }
+}
+
+#[tokio::test]
+async fn search_ranks_by_relevance_then_recency() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let b = db.backend;
+        let f = feed(s.as_ref(), "https://a.example/rss").await;
+        let insert = |n: u64, title: &'static str, day: u32| {
+            let s = s.clone();
+            async move {
+                s.insert_article(article(f, n, title, at(day, 9)))
+                    .await
+                    .unwrap()
+                    .article_id()
+            }
+        };
+        let old_once = insert(1, "금리 뉴스 하나 둘 셋", 1).await;
+        let new_thrice = insert(2, "금리 금리 금리 뉴스 하나", 20).await;
+        let new_once = insert(3, "금리 뉴스 하나 둘 셋", 20).await;
+        let newer_once = insert(4, "금리 뉴스 하나 둘 셋", 21).await;
+        let found: Vec<i64> = s
+            .search_articles(&parse_query("금리"), &SearchFilter::default(), 0, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|a| a.id)
+            .collect();
+        assert_eq!(
+            found,
+            vec![new_thrice, newer_once, new_once, old_once],
+            "{b:?}: the word three times first; among equals the newest; 20 days old last"
+        );
+    }
+}
+
+/// Whether `query` matches `text` by the tokens alone (what both indexes should do):
+/// every term, a word as one token, a prefix as the start of one, a phrase as
+/// consecutive tokens.
+fn model_matches(query: &moat_search::Query, text: &str) -> bool {
+    use moat_search::Term;
+    let tokens: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
+    !query.is_empty()
+        && query.terms.iter().all(|term| match term {
+            Term::Word(w) => tokens.contains(&w.as_str()),
+            Term::Prefix(p) => tokens.iter().any(|t| t.starts_with(p.as_str())),
+            Term::Phrase(bigrams) => tokens
+                .windows(bigrams.len())
+                .any(|w| w.iter().zip(bigrams).all(|(t, b)| *t == b.as_str())),
+        })
+}
+
+#[tokio::test]
+async fn random_queries_find_what_the_tokens_say_on_both_backends() {
+    // Words that test the tokenizer's agreement with FTS5 and PostgreSQL's parser:
+    // particles, scientific-looking numbers, codes with letters, other scripts,
+    // full-width forms, apostrophes and keywords of both query syntaxes.
+    const WORDS: &[&str] = &[
+        "삼성전자가",
+        "삼성",
+        "전자",
+        "금리를",
+        "금리",
+        "반도체",
+        "수출이",
+        "가",
+        "은행",
+        "2e10x",
+        "1e5",
+        "12e3abc",
+        "0015n0",
+        "005930",
+        "ＡＢＣ",
+        "abc",
+        "apple's",
+        "apples",
+        "earn",
+        "earnings",
+        "and",
+        "or",
+        "not",
+        "near",
+        "東京",
+        "とうきょう",
+        "トヨタ",
+        "한국",
+        "韓國",
+        "café",
+        "x",
+        "7",
+    ];
+    let mut seed = 0x1234_5678_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut docs = Vec::new();
+    for _ in 0..80 {
+        let len = 1 + next(6);
+        let words: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+        docs.push(words.join(if next(3) == 0 { "" } else { " " }));
+    }
+    let mut queries = Vec::new();
+    for _ in 0..120 {
+        let len = 1 + next(2);
+        let words: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+        queries.push(words.join(" "));
+    }
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let b = db.backend;
+        let f = feed(s.as_ref(), "https://a.example/rss").await;
+        let mut stored = Vec::new();
+        for (n, text) in docs.iter().enumerate() {
+            let a = article(f, n as u64, text, at(10, 9));
+            let id = s.insert_article(a.clone()).await.unwrap().article_id();
+            stored.push((id, a.search_text));
+        }
+        let mut nonempty = 0;
+        for q in &queries {
+            let query = parse_query(q);
+            let expected: BTreeSet<i64> = stored
+                .iter()
+                .filter(|(_, text)| model_matches(&query, text))
+                .map(|(id, _)| *id)
+                .collect();
+            let found: BTreeSet<i64> = s
+                .search_articles(&query, &SearchFilter::default(), 0, 100)
+                .await
+                .unwrap()
+                .iter()
+                .map(|a| a.id)
+                .collect();
+            assert_eq!(found, expected, "{b:?}: {q:?} ({query:?})");
+            nonempty += usize::from(!found.is_empty());
+        }
+        assert!(
+            nonempty > 60,
+            "{b:?}: only {nonempty} queries found something"
+        );
     }
 }

@@ -16,13 +16,15 @@
 //!
 //! Search ranking, within the newest [`SEARCH_RANK_WINDOW`] matches, "newest" meaning
 //! the most recently stored (highest ids): the order both full-text indexes deliver
-//! without visiting every match, so a frequent word costs no more than a rare one (a
-//! feed's backfill of old items therefore counts as new here). Within the window,
-//! `score = relevance × 0.5^(age_days / SEARCH_HALF_LIFE_DAYS)`,
-//! where relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both
-//! grow with the number and closeness of matched tokens), age is counted from the
-//! newest match in the window (not the clock, so that a result page does not drift
-//! while the user pages), ties broken by published time then id, newest first.
+//! without visiting every match, so a word with 100,000 matches costs what one with
+//! 5,000 does (a feed's backfill of old items therefore counts as new here). Within
+//! the window, `score = relevance / (1 + age_days / SEARCH_RECENCY_DAYS)`, where
+//! relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both grow with
+//! the number and closeness of matched tokens), age is counted from the newest match
+//! in the window (not the clock, so that a result page does not drift while the user
+//! pages), ties broken by published time then id, newest first. Both backends find
+//! the same set; the orders may differ a little (two relevance measures). Scoring
+//! the window is most of a frequent word's cost (`benches/news.rs`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -49,8 +51,11 @@ pub const NEAR_DUP_MAX_DISTANCE: u32 = 3;
 /// A search ranks only the newest this many matches (older ones are not returned).
 pub const SEARCH_RANK_WINDOW: i64 = 5_000;
 
-/// Half-life of the recency factor of the search ranking, in days.
-pub const SEARCH_HALF_LIFE_DAYS: f64 = 7.0;
+/// The age at which the search ranking's recency factor halves a match's relevance
+/// (it thirds it at twice this age: `1 / (1 + age / this)`), in days. A hyperbola,
+/// not an exponential, because SQLite may lack `pow`/`exp`: the formula runs in SQL
+/// on both backends, so only a page of ids leaves the database.
+pub const SEARCH_RECENCY_DAYS: i64 = 7;
 
 /// Most instrument links one article keeps.
 pub const MAX_LINKS_PER_ARTICLE: usize = 20;
@@ -345,8 +350,9 @@ pub trait NewsStorage: Send + Sync {
     /// Every feed, by id.
     async fn list_feeds(&self) -> Result<Vec<FeedRow>, StorageError>;
 
-    /// Enabled feeds due at `now` (`next_poll_at` unset or not after `now`), the
-    /// longest overdue first (unset first), at most `limit`.
+    /// Enabled feeds due at `now` (`next_poll_at` unset or not after `now`, and no
+    /// `retry_after_until` after `now`), the longest overdue first (unset first), at
+    /// most `limit`.
     async fn due_feeds(&self, now: DateTime<Utc>, limit: u32)
         -> Result<Vec<FeedRow>, StorageError>;
 

@@ -8,7 +8,7 @@ use crate::news::{
     ArticleFilter, ArticleLink, ArticleRow, ArticleSource, Country, FeedFetchRecord, FeedPatch,
     FeedRow, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewsStatusRow, NewsStorage,
     SearchFilter, MAX_FEEDS, MAX_LINKS_PER_ARTICLE, MAX_PAGE_ARTICLES, NEAR_DUP_MAX_DISTANCE,
-    NEAR_DUP_WINDOW_DAYS, SEARCH_HALF_LIFE_DAYS, SEARCH_RANK_WINDOW,
+    NEAR_DUP_WINDOW_DAYS, SEARCH_RANK_WINDOW, SEARCH_RECENCY_DAYS,
 };
 use crate::sql::{RowsAffected, Sql, SqlStorage};
 use crate::StorageError;
@@ -145,26 +145,6 @@ fn url_conflict_or(e: sqlx::Error) -> StorageError {
     }
 }
 
-/// A search result before its row is read: its id, published time and relevance.
-type Hit = (i64, i64, f64);
-
-/// Orders a search window (see the module docs): relevance times a recency factor
-/// halving every [`SEARCH_HALF_LIFE_DAYS`] from the newest match, then newest first.
-fn rank(mut hits: Vec<Hit>) -> Vec<Hit> {
-    let newest = hits.iter().map(|h| h.1).max().unwrap_or(0);
-    let score = |&(_, published, relevance): &Hit| {
-        let age_days = (newest - published).max(0) as f64 / MS_PER_DAY as f64;
-        relevance.max(0.0) * 0.5_f64.powf(age_days / SEARCH_HALF_LIFE_DAYS)
-    };
-    hits.sort_by(|a, b| {
-        score(b)
-            .total_cmp(&score(a))
-            .then(b.1.cmp(&a.1))
-            .then(b.0.cmp(&a.0))
-    });
-    hits
-}
-
 #[async_trait::async_trait]
 impl<DB: Sql> NewsStorage for SqlStorage<DB>
 where
@@ -178,7 +158,6 @@ where
     Option<i64>: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
     String: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
     i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
-    f64: for<'r> Decode<'r, DB> + Type<DB>,
     bool: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
 {
     async fn create_feed(&self, new: NewFeed) -> Result<FeedRow, StorageError> {
@@ -293,6 +272,7 @@ where
         let rows: Vec<FeedDbRow> = sqlx::query_as(&format!(
             "SELECT {FEED_COLUMNS} FROM news_feeds
              WHERE enabled AND (next_poll_at IS NULL OR next_poll_at <= $1)
+                 AND (retry_after_until IS NULL OR retry_after_until <= $1)
              ORDER BY next_poll_at IS NOT NULL, next_poll_at, id LIMIT $2"
         ))
         .bind(ms(now))
@@ -574,7 +554,14 @@ where
         if query.is_empty() || limit == 0 || i64::from(offset) >= SEARCH_RANK_WINDOW {
             return Ok(Vec::new());
         }
-        let mut q = QueryBuilder::<DB>::new(DB::NEWS_SEARCH_HEAD);
+        // The window (the newest matches, with their relevance), ranked in SQL so
+        // that only a page of ids leaves the database.
+        let mut q = QueryBuilder::<DB>::new(
+            "SELECT id FROM (
+                 SELECT id, published_at, relevance, MAX(published_at) OVER () AS newest
+                 FROM (",
+        );
+        q.push(DB::NEWS_SEARCH_HEAD);
         q.push_bind(DB::news_match_text(query));
         q.push(DB::NEWS_SEARCH_TAIL);
         if let Some(c) = filter.country {
@@ -601,13 +588,18 @@ where
         q.push(DB::NEWS_SEARCH_ORDER);
         q.push(" LIMIT ");
         q.push_bind(SEARCH_RANK_WINDOW);
-        let hits: Vec<Hit> = DB::fetch_all_built(&mut q, &self.pool).await?;
-        let page: Vec<i64> = rank(hits)
-            .into_iter()
-            .skip(offset as usize)
-            .take(limit)
-            .map(|h| h.0)
-            .collect();
+        q.push(format!(
+            ") w) r
+             ORDER BY relevance / (1 + (newest - published_at) / CAST({} AS DOUBLE PRECISION)) DESC,
+                 published_at DESC, id DESC
+             LIMIT ",
+            SEARCH_RECENCY_DAYS * MS_PER_DAY
+        ));
+        q.push_bind(limit as i64);
+        q.push(" OFFSET ");
+        q.push_bind(i64::from(offset));
+        let page: Vec<(i64,)> = DB::fetch_all_built_unprepared(&mut q, &self.pool).await?;
+        let page: Vec<i64> = page.into_iter().map(|(id,)| id).collect();
         self.articles_by_ids(&page).await
     }
 
