@@ -547,10 +547,18 @@ async fn retention_removes_articles_with_their_sources_links_and_index_entries()
                 instrument_id: instrument("KRX:005930"),
                 in_title: true,
             }];
-            s.insert_article(a).await.unwrap();
+            let id = s.insert_article(a).await.unwrap().article_id();
+            s.set_article_image(id, &format!("news/{id}-abc.jpg"))
+                .await
+                .unwrap();
         }
-        let deleted = s.delete_articles_before(at(4, 0)).await.unwrap();
+        let (deleted, images) = s.delete_articles_before(at(4, 0)).await.unwrap();
         assert_eq!(deleted, 3, "{b:?}");
+        assert_eq!(
+            images.len(),
+            3,
+            "the deleted articles' images, for the media store"
+        );
         assert_eq!(s.count_articles().await.unwrap(), 3);
         assert_eq!(
             count_rows(&db, "SELECT COUNT(*) FROM news_article_sources").await,

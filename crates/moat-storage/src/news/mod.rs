@@ -397,8 +397,12 @@ pub trait NewsStorage: Send + Sync {
     ) -> Result<Vec<ArticleRow>, StorageError>;
 
     /// Deletes the articles published before `cutoff`, with their sources, links and
-    /// index entries (retention). Returns how many.
-    async fn delete_articles_before(&self, cutoff: DateTime<Utc>) -> Result<u64, StorageError>;
+    /// index entries (retention). Returns how many, and the media keys of their images
+    /// (for the caller to delete from the media store).
+    async fn delete_articles_before(
+        &self,
+        cutoff: DateTime<Utc>,
+    ) -> Result<(u64, Vec<String>), StorageError>;
 
     /// How many articles are stored.
     async fn count_articles(&self) -> Result<i64, StorageError>;

@@ -603,13 +603,22 @@ where
         self.articles_by_ids(&page).await
     }
 
-    async fn delete_articles_before(&self, cutoff: DateTime<Utc>) -> Result<u64, StorageError> {
+    async fn delete_articles_before(
+        &self,
+        cutoff: DateTime<Utc>,
+    ) -> Result<(u64, Vec<String>), StorageError> {
         let _db = crate::probe::op("delete_articles_before");
+        let images: Vec<String> = sqlx::query_scalar(
+            "SELECT image_key FROM news_articles WHERE published_at < $1 AND image_key IS NOT NULL",
+        )
+        .bind(ms(cutoff))
+        .fetch_all(&self.pool)
+        .await?;
         let done = sqlx::query("DELETE FROM news_articles WHERE published_at < $1")
             .bind(ms(cutoff))
             .execute(&self.pool)
             .await?;
-        Ok(done.rows_affected())
+        Ok((done.rows_affected(), images))
     }
 
     async fn count_articles(&self) -> Result<i64, StorageError> {

@@ -119,8 +119,7 @@ impl NewsService {
     /// Deletes articles older than the retention, and their images.
     pub async fn apply_retention(&self) -> Result<u64, StorageError> {
         let cutoff = Utc::now() - chrono::Duration::days(i64::from(self.config.retention_days));
-        let images: Vec<String> = Vec::new(); // RETENTION-IMAGES: from storage after the merge
-        let count = self.storage.delete_articles_before(cutoff).await?;
+        let (count, images) = self.storage.delete_articles_before(cutoff).await?;
         self.forget_images(&images).await;
         if count > 0 {
             tracing::info!(count, "old news articles deleted");
