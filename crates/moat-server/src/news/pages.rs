@@ -70,7 +70,8 @@ pub const PAGES: &[PageRoute] = &[
         },
         noindex: true,
         lookup: None,
-        replay_styles: false,
+        // A page of the operator console, which may replay a session in place.
+        replay_styles: true,
     },
 ];
 
