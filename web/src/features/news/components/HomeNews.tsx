@@ -8,6 +8,7 @@ import { AppLink } from '@/shared/ui/AppLink';
 import { SectionCard } from '@/shared/ui/card/SectionCard';
 import { SectionError } from '@/shared/ui/card/SectionError';
 import { useTopNews } from '../api/news';
+import type { NewsList } from '../api/types';
 import { useNewsCountry } from '../lib/country';
 import { useNow } from '../lib/time';
 import { ArticleRow } from './ArticleRow';
@@ -22,7 +23,6 @@ export function HomeNews() {
   const [country] = useNewsCountry();
   const news = useTopNews(country);
   const operator = useIsOperator();
-  const now = useNow();
   const title = t('home.title');
   const more = (
     <AppLink to="/news" className="news-card__more">
@@ -58,11 +58,19 @@ export function HomeNews() {
   return (
     <SectionCard title={title} actions={more}>
       <StatusNote status={status} hasItems />
-      <ul className="news-list news-list--compact" aria-label={title}>
-        {items.map((article) => (
-          <ArticleRow key={article.id} article={article} now={now} />
-        ))}
-      </ul>
+      <TopStories items={items} label={title} />
     </SectionCard>
+  );
+}
+
+/** The stories, with times kept relative (its clock runs only while there is a list). */
+function TopStories({ items, label }: { items: NewsList['items']; label: string }) {
+  const now = useNow();
+  return (
+    <ul className="news-list news-list--compact" aria-label={label}>
+      {items.map((article) => (
+        <ArticleRow key={article.id} article={article} now={now} />
+      ))}
+    </ul>
   );
 }

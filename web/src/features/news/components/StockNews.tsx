@@ -8,6 +8,7 @@ import { useTranslation } from '@/shared/i18n/useTranslation';
 import { SectionCard } from '@/shared/ui/card/SectionCard';
 import { SectionError } from '@/shared/ui/card/SectionError';
 import { useInstrumentNews } from '../api/instrument-news';
+import type { ArticleSummary } from '../api/types';
 import { useNow } from '../lib/time';
 import { ArticleRow } from './ArticleRow';
 import { articlesOf } from './PagedArticles';
@@ -18,7 +19,6 @@ export { messagesReady } from '../locales/messages';
 export function StockNews({ instrumentId }: StockSlotProps) {
   const { t } = useTranslation('news');
   const news = useInstrumentNews(instrumentId);
-  const now = useNow();
   if (news.isError && !news.data) {
     return (
       <SectionCard title={t('stock.title')}>
@@ -30,11 +30,7 @@ export function StockNews({ instrumentId }: StockSlotProps) {
   if (items.length === 0) return null;
   return (
     <SectionCard title={t('stock.title')}>
-      <ul className="news-list news-list--compact" aria-label={t('stock.title')}>
-        {items.map((article) => (
-          <ArticleRow key={article.id} article={article} now={now} />
-        ))}
-      </ul>
+      <StockArticles items={items} label={t('stock.title')} />
       {news.hasNextPage && (
         <button
           type="button"
@@ -47,5 +43,17 @@ export function StockNews({ instrumentId }: StockSlotProps) {
         </button>
       )}
     </SectionCard>
+  );
+}
+
+/** The instrument's articles, times kept relative (its clock runs only while shown). */
+function StockArticles({ items, label }: { items: ArticleSummary[]; label: string }) {
+  const now = useNow();
+  return (
+    <ul className="news-list news-list--compact" aria-label={label}>
+      {items.map((article) => (
+        <ArticleRow key={article.id} article={article} now={now} />
+      ))}
+    </ul>
   );
 }
