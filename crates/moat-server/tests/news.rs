@@ -1008,3 +1008,60 @@ async fn the_default_list_is_off_until_the_operator_turns_it_on() {
     .await;
     assert_eq!(r.json::<Value>().await.unwrap()["added"], 0);
 }
+
+/// `moat news fetch`: one cycle from the command line with a line per feed and a total;
+/// the configured feeds are added first; a second cycle is all 304s.
+#[test]
+fn moat_news_fetch_runs_a_cycle_with_progress() {
+    // The feed server runs on its own runtime: the command makes its own.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(async {
+        let server = FeedServer::start().await;
+        server.rss("/kr.xml", korean_feed(&server.base));
+        server
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("moat.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[news]\nper_host_interval_ms = 0\n[[news.feeds]]\nurl = \"{}\"\ncountry = \"KR\"\nlanguage = \"ko\"\nsource_name = \"테스트경제\"\n",
+            server.url("/kr.xml")
+        ),
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    let run = |args: &[&str]| {
+        let mut argv: Vec<String> = vec!["moat".into(), "news".into(), "fetch".into()];
+        argv.extend(args.iter().map(|a| (*a).to_owned()));
+        argv.extend(["--config".into(), config.display().to_string()]);
+        argv.extend(["--data-dir".into(), data.display().to_string()]);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = moat_server::cli::run(argv, &mut out, &mut err);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    };
+    let (code, out, err) = run(&["--all"]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{out}\n{err}");
+    let url = server.url("/kr.xml");
+    assert!(
+        out.contains(&format!(
+            "[1/1] 테스트경제 ({url}): 2 new, 0 merged, 0 seen"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 feeds in") && out.contains("2 new articles, 0 merged, 0 failed"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["--all"]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    assert!(out.contains("not modified"), "{out}");
+    let (code, _, err) = run(&["--feed", "999"]);
+    assert_eq!(code, std::process::ExitCode::FAILURE);
+    assert!(err.contains("there is no feed 999"), "{err}");
+    drop(runtime);
+}
