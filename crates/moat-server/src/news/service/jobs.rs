@@ -55,6 +55,23 @@ impl NewsService {
         if self.config.default_feeds {
             self.add_default_feeds().await?;
         }
+        if self.config.contact.trim().is_empty() {
+            let feeds = self.storage.list_feeds().await?;
+            let sec = feeds.iter().any(|f| {
+                f.enabled
+                    && url::Url::parse(&f.url)
+                        .ok()
+                        .and_then(|u| u.host_str().map(moat_news::user_agent::host_is_sec))
+                        .unwrap_or(false)
+            });
+            if sec {
+                tracing::warn!(
+                    "news feeds from sec.gov are enabled but [news] contact is empty: SEC's \
+                     fair-access policy asks every client for a contact in its User-Agent \
+                     (MOAT_NEWS_CONTACT)"
+                );
+            }
+        }
         Ok(())
     }
 
