@@ -85,16 +85,16 @@ after(async () => {
 
 const api = (token, method, p, body) => callApi(env.server, token, method, p, body);
 
-async function tab({ token = operatorToken, viewport = { width: 360, height: 740 }, locale = 'ko', init } = {}) {
+/** A tab in `locale`, logged in with `token` (`null`: a visitor). */
+async function tab({ token = operatorToken, viewport = { width: 360, height: 740 }, locale = 'ko' } = {}) {
   const { page, context, errors } = await env.newPage({ viewport });
   await context.addInitScript(
     ([t, l]) => {
-      if (t && !sessionStorage.getItem('moat-e2e-logged-out')) localStorage.setItem('AUTH_TOKEN', t);
+      if (t) localStorage.setItem('AUTH_TOKEN', t);
       localStorage.setItem('MOAT_LOCALE', l);
     },
     [token, locale],
   );
-  if (init) await context.addInitScript(init);
   return { page, context, errors };
 }
 
@@ -169,10 +169,19 @@ describe('news', () => {
     const feed = feedList.feeds.find((f) => f.url === `${feeds.base}/kr.xml`);
     assert.ok(feed, 'the first test added the feed');
     const { page, errors } = await tab({ token: null });
+    // The server's answer to the page's subscription to news:KR: from then on a new
+    // article reaches this page.
+    const subscribed = new Promise((resolve) => {
+      page.on('websocket', (socket) =>
+        socket.on('framereceived', ({ payload }) => {
+          const frame = JSON.parse(String(payload));
+          if (frame.op === 'subscribed' && frame.topics?.includes('news:KR')) resolve();
+        }),
+      );
+    });
     await page.goto('/news');
     await page.getByRole('list', { name: '기사 목록' }).getByRole('link', { name: new RegExp(SAMSUNG_TITLE) }).waitFor();
-    // The stream is subscribed once the page is live.
-    await page.waitForTimeout(500);
+    await subscribed;
     files.set(
       '/kr.xml',
       files.get('/kr.xml').replace(
@@ -198,7 +207,9 @@ describe('news', () => {
       for (const width of [360, 1280]) {
         const { page } = await tab({ viewport: { width, height: width < 768 ? 740 : 900 }, locale });
         const shot = async (name) => {
-          await page.waitForTimeout(300);
+          // Fonts and images settle before the picture is taken.
+          await page.evaluate(() => document.fonts.ready);
+          await page.waitForLoadState('networkidle');
           await page.screenshot({ path: path.join(dir, `news-${name}-${locale}-${width}.png`), fullPage: true });
         };
         await page.goto('/news');
