@@ -3,69 +3,24 @@
  * first, no duplicates, at most {@link MAX_RECENT_STOCKS}. Anything unreadable in storage
  * reads as an empty list; stray entries (not ids, repeats, beyond the cap) are dropped.
  */
-import { useSyncExternalStore } from 'react';
-import { readStorage, removeStorage, subscribeStorage, writeStorage } from '@/shared/lib/storage';
+import { recentList } from '@/shared/lib/recent-list';
 import type { InstrumentId } from '../api/types';
 import { isInstrumentId } from './ids';
 
 /** How many recently viewed stocks are kept. */
 export const MAX_RECENT_STOCKS = 20;
 
-const KEY = 'MOAT_RECENT_STOCKS_2';
+const stocks = recentList<InstrumentId>('MOAT_RECENT_STOCKS_2', MAX_RECENT_STOCKS, (s) => (isInstrumentId(s) ? s : null));
 
 /** `list` with `id` moved (or added) to the front, deduplicated and capped. */
-export function withRecent(list: readonly InstrumentId[], id: InstrumentId): InstrumentId[] {
-  return [id, ...list.filter((x) => x !== id)].slice(0, MAX_RECENT_STOCKS);
-}
-
-/** Keeps only well-formed ids, first occurrence of each, at most the cap. */
-function clean(list: readonly string[]): InstrumentId[] {
-  return [...new Set(list.filter(isInstrumentId))].slice(0, MAX_RECENT_STOCKS);
-}
-
+export const withRecent = stocks.with;
 /** The stored list, cleaned; `[]` when absent or corrupt. */
-export function readRecentStocks(): InstrumentId[] {
-  return clean(readStorage(KEY) ?? []);
-}
-
+export const readRecentStocks = stocks.read;
 /** Records a visit to `id`'s page. */
-export function addRecentStock(id: InstrumentId): void {
-  if (!isInstrumentId(id)) return;
-  writeStorage(KEY, withRecent(readRecentStocks(), id));
-}
-
+export const addRecentStock = stocks.add;
 /** Removes one id from the list. */
-export function removeRecentStock(id: InstrumentId): void {
-  const list = readRecentStocks();
-  if (list.includes(id)) writeStorage(KEY, list.filter((x) => x !== id));
-}
-
+export const removeRecentStock = stocks.remove;
 /** Forgets every recently viewed stock. */
-export function clearRecentStocks(): void {
-  removeStorage(KEY);
-}
-
-// `useSyncExternalStore` needs the same array while nothing changed.
-let cachedRaw: readonly string[] | undefined | null = null;
-let cachedList: InstrumentId[] = [];
-
-function snapshot(): InstrumentId[] {
-  const raw = readStorage(KEY);
-  if (raw === cachedRaw || (raw && cachedRaw && raw.join('\n') === cachedRaw.join('\n'))) return cachedList;
-  cachedRaw = raw;
-  cachedList = clean(raw ?? []);
-  return cachedList;
-}
-
-function subscribe(onChange: () => void): () => void {
-  return subscribeStorage((key) => {
-    if (key === null || key === KEY) onChange();
-  });
-}
-
-const EMPTY: InstrumentId[] = [];
-
+export const clearRecentStocks = stocks.clear;
 /** The recently viewed stocks, following storage (this tab and others). */
-export function useRecentStocks(): InstrumentId[] {
-  return useSyncExternalStore(subscribe, snapshot, () => EMPTY);
-}
+export const useRecentStocks = stocks.use;
