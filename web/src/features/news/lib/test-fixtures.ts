@@ -1,5 +1,4 @@
 /** Sample answers of the news API for the area's tests (plain data). */
-import type { Me } from '@/entities/member/api/me';
 import type { Article, ArticleSummary, Feed, NewsList, NewsStatus } from '../api/types';
 
 /** The tests' clock: 28 November 2026, 12:00 in Seoul. */
@@ -65,18 +64,4 @@ export function feed(overrides: Partial<Feed> = {}): Feed {
   };
 }
 
-export const OPERATOR: Me = {
-  user_id: 1,
-  nickname: '개미',
-  chat_user_id: 'c0ffee00-0000-4000-8000-000000000001',
-  created_at: '2026-01-01T00:00:00Z',
-  email: 'ops@example.com',
-  has_password: true,
-  premium: false,
-  providers: [],
-  role: 'operator',
-  email_verified: true,
-  consent_required: [],
-};
-
-export const MEMBER: Me = { ...OPERATOR, role: 'member' };
+export { MEMBER, OPERATOR } from '@/test/members';

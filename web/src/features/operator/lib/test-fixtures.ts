@@ -1,5 +1,4 @@
 /** Sample answers of the operator read API for the console's tests (plain data). */
-import type { Me } from '@/entities/member/api/me';
 import type {
   ErrorGroup,
   ErrorGroupDetail,
@@ -11,21 +10,7 @@ import type {
   VitalsReport,
 } from '../api/types';
 
-export const OPERATOR: Me = {
-  user_id: 1,
-  nickname: '개미',
-  chat_user_id: 'c0ffee00-0000-4000-8000-000000000001',
-  created_at: '2026-01-01T00:00:00Z',
-  email: 'ops@example.com',
-  has_password: true,
-  premium: false,
-  providers: [],
-  role: 'operator',
-  email_verified: true,
-  consent_required: [],
-};
-
-export const MEMBER: Me = { ...OPERATOR, role: 'member' };
+export { MEMBER, OPERATOR } from '@/test/members';
 
 export function session(overrides: Partial<ObsSession> = {}): ObsSession {
   return {
