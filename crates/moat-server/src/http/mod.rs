@@ -9,6 +9,7 @@ pub mod idempotency;
 pub mod json;
 pub mod meta;
 pub mod pages;
+pub mod params;
 mod security;
 
 use std::time::Duration;

@@ -6,7 +6,10 @@ use moat_storage::{ArticleCursor, ArticleFilter, ArticleRow, Country, SearchFilt
 
 use super::NewsService;
 use crate::{
-    http::error::{ApiError, ErrorCode, FieldError},
+    http::{
+        error::{ApiError, ErrorCode, FieldError},
+        params::bounded_limit,
+    },
     news::dto::{
         rfc3339, ArticleDto, ArticleSourceDto, ArticleSummaryDto, InstrumentLinkDto, NewsListDto,
         NewsSearchDto, NewsState, NewsStatusDto,
@@ -28,21 +31,7 @@ fn bad_param(name: &str, message: &str) -> ApiError {
 
 /// `limit`: [`DEFAULT_PAGE`] when absent, else 1 to [`MAX_PAGE`].
 pub fn limit_param(raw: Option<&str>) -> Result<i64, ApiError> {
-    match raw {
-        None | Some("") => Ok(DEFAULT_PAGE),
-        Some(s) => s
-            .parse::<i64>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE).contains(n))
-            .ok_or_else(|| {
-                ApiError::invalid_parameter(
-                    "limit",
-                    FieldError::new(ErrorCode::OutOfRange, format!("1 to {MAX_PAGE}."))
-                        .param("min", 1)
-                        .param("max", MAX_PAGE),
-                )
-            }),
-    }
+    bounded_limit(raw, DEFAULT_PAGE, MAX_PAGE)
 }
 
 /// `country`: `KR` or `US` (any case).

@@ -4,6 +4,7 @@
 use chrono::{DateTime, NaiveDate};
 
 use crate::http::error::{ApiError, ErrorCode, FieldError};
+pub use crate::http::params::bounded_limit;
 
 /// Default and largest page sizes.
 pub const DEFAULT_PAGE: i64 = 50;
@@ -12,25 +13,6 @@ pub const MAX_PAGE: i64 = 200;
 /// `limit`: 1 to [`MAX_PAGE`], [`DEFAULT_PAGE`] when absent.
 pub fn limit_param(raw: Option<&str>) -> Result<i64, ApiError> {
     bounded_limit(raw, DEFAULT_PAGE, MAX_PAGE)
-}
-
-/// `limit`: `default` when absent, else 1 to `max`.
-pub fn bounded_limit(raw: Option<&str>, default: i64, max: i64) -> Result<i64, ApiError> {
-    match raw {
-        None | Some("") => Ok(default),
-        Some(s) => s
-            .parse::<i64>()
-            .ok()
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| {
-                ApiError::invalid_parameter(
-                    "limit",
-                    FieldError::new(ErrorCode::OutOfRange, format!("1 to {max}."))
-                        .param("min", 1)
-                        .param("max", max),
-                )
-            }),
-    }
 }
 
 /// A positive id, `None` when absent.
