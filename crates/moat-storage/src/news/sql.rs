@@ -499,43 +499,33 @@ where
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut q = QueryBuilder::<DB>::new("");
-        match &filter.instrument_id {
+        // Per instrument, its own index (instrument_id, published_at, article_id), which
+        // carries the country and time; else the articles' (country, published_at, id).
+        let (mut q, id) = match &filter.instrument_id {
             Some(instrument) => {
-                // The per-instrument index: (instrument_id, published_at, article_id).
-                q.push(
+                let mut q = QueryBuilder::<DB>::new(
                     "SELECT article_id AS id FROM news_article_instruments WHERE instrument_id = ",
                 );
                 q.push_bind(instrument.to_string());
-                if let Some(c) = filter.country {
-                    q.push(" AND country = ");
-                    q.push_bind(c.as_str());
-                }
-                if let Some(cursor) = filter.before {
-                    q.push(" AND (published_at, article_id) < (");
-                    q.push_bind(ms(cursor.published_at));
-                    q.push(", ");
-                    q.push_bind(cursor.id);
-                    q.push(")");
-                }
-                q.push(" ORDER BY published_at DESC, article_id DESC LIMIT ");
+                (q, "article_id")
             }
-            None => {
-                q.push("SELECT id FROM news_articles WHERE TRUE");
-                if let Some(c) = filter.country {
-                    q.push(" AND country = ");
-                    q.push_bind(c.as_str());
-                }
-                if let Some(cursor) = filter.before {
-                    q.push(" AND (published_at, id) < (");
-                    q.push_bind(ms(cursor.published_at));
-                    q.push(", ");
-                    q.push_bind(cursor.id);
-                    q.push(")");
-                }
-                q.push(" ORDER BY published_at DESC, id DESC LIMIT ");
-            }
+            None => (
+                QueryBuilder::<DB>::new("SELECT id FROM news_articles WHERE TRUE"),
+                "id",
+            ),
+        };
+        if let Some(c) = filter.country {
+            q.push(" AND country = ");
+            q.push_bind(c.as_str());
         }
+        if let Some(cursor) = filter.before {
+            q.push(format!(" AND (published_at, {id}) < ("));
+            q.push_bind(ms(cursor.published_at));
+            q.push(", ");
+            q.push_bind(cursor.id);
+            q.push(")");
+        }
+        q.push(format!(" ORDER BY published_at DESC, {id} DESC LIMIT "));
         q.push_bind(limit);
         let ids: Vec<(i64,)> = DB::fetch_all_built(&mut q, &self.pool).await?;
         let ids: Vec<i64> = ids.into_iter().map(|(id,)| id).collect();

@@ -53,7 +53,7 @@ impl NewsService {
             .feed(&feed.url, &validators, self.config.max_feed_bytes)
             .await;
         let mut run = FeedRun::default();
-        let body = match fetched {
+        let (bytes, new_validators) = match fetched {
             Err(error) => {
                 return self
                     .record_error(feed, now, &error.to_string(), wait_of(&error, now))
@@ -71,7 +71,6 @@ impl NewsService {
                 bytes, validators, ..
             }) => (bytes, validators),
         };
-        let (bytes, new_validators) = body;
         let ctx = ParseContext::new(feed.country.as_str(), now);
         let parsed = match parse_feed(&bytes, &feed.url, &ctx) {
             Ok(parsed) => parsed,
