@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use base64::Engine;
 use futures_util::{stream::FuturesUnordered, StreamExt};
-use helpers::{assert_error, field_code, has_field_error, send, signup, TestApp, PASSWORD};
+use helpers::{assert_error, field_code, has_field_error, login, send, signup, TestApp, PASSWORD};
 use moat_server::{
     accounts::{
         rate_limit::{FIRST_BACKOFF, FREE_LOGIN_FAILURES},
@@ -79,17 +79,6 @@ async fn storage(app: &TestApp) -> Arc<dyn Storage> {
     moat_storage::connect(&app.db.url, &Default::default())
         .await
         .unwrap()
-}
-
-async fn login(app: &TestApp, email: &str, password: &str) -> Response {
-    send(
-        app,
-        Method::POST,
-        "/api/auth/login",
-        None,
-        Some(json!({"email": email, "password": password})),
-    )
-    .await
 }
 
 async fn me(app: &TestApp, token: &str) -> Response {

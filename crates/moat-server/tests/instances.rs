@@ -78,7 +78,7 @@ async fn a_ban_or_a_log_out_through_one_instance_closes_sockets_on_the_other() {
         assert_eq!(code, CLOSE_SESSION_ENDED);
 
         // A ban through B closes every socket of the member on A with 4403.
-        let token = login(&a, "m@x.io").await;
+        let token = login_token(&a, "m@x.io").await;
         let mut on_a = connect(&a).await;
         assert_eq!(authenticate(&mut on_a, &token).await["op"], "authed");
         let op = operator(&b, "op@x.io").await;
@@ -101,15 +101,8 @@ async fn a_ban_or_a_log_out_through_one_instance_closes_sockets_on_the_other() {
     }
 }
 
-async fn login(app: &TestApp, email: &str) -> String {
-    let r = send(
-        app,
-        Method::POST,
-        "/api/auth/login",
-        None,
-        Some(json!({"email": email, "password": helpers::PASSWORD})),
-    )
-    .await;
+async fn login_token(app: &TestApp, email: &str) -> String {
+    let r = helpers::login(app, email, helpers::PASSWORD).await;
     assert_eq!(r.status(), 200);
     r.json::<Value>().await.unwrap()["token"]
         .as_str()
@@ -173,7 +166,7 @@ async fn the_ban_endpoint_is_for_operators_and_checks_its_target() {
     )
     .await;
     assert_eq!(r.status(), 204);
-    login(&a, "m@x.io").await;
+    login_token(&a, "m@x.io").await;
 }
 
 /// A raw message from the broker, as a faulty or hostile peer would send it.

@@ -171,16 +171,12 @@ async fn a_feed_reaches_the_lists_the_stock_search_and_the_article_on(db: TestDa
     assert_eq!(titles(&stock), ["삼성전자, 3분기 영업이익 10조 돌파"]);
 
     // Search: a particle on the query's side and on the text's, a two-syllable word.
-    let found = get_json(
-        &app,
-        "/api/news/search?q=%EC%82%BC%EC%84%B1%EC%A0%84%EC%9E%90%EA%B0%80",
-    )
-    .await; // 삼성전자가
+    let found = get_json(&app, &search_path("삼성전자가")).await;
     assert_eq!(titles(&found), ["삼성전자, 3분기 영업이익 10조 돌파"]);
     assert_eq!(found["terms"], json!(["삼성전자"]));
-    let rates = get_json(&app, "/api/news/search?q=%EA%B8%88%EB%A6%AC").await; // 금리
+    let rates = get_json(&app, &search_path("금리")).await;
     assert_eq!(titles(&rates), ["한은, 기준금리 동결…인하 기대감 커져"]);
-    let nothing = get_json(&app, "/api/news/search?q=%EC%82%BC%EC%84%B1&country=US").await;
+    let nothing = get_json(&app, &format!("{}&country=US", search_path("삼성"))).await;
     assert_eq!(titles(&nothing).len(), 0, "the country filter holds");
 
     // The article, and its link-preview card.
@@ -882,20 +878,15 @@ async fn bad_requests_get_stable_codes_and_change_nothing() {
         "NEAR(a b)",
         "'; DROP TABLE news_articles; --",
     ] {
-        let r = app
-            .get(&format!("/api/news/search?q={}", urlencode(q)))
-            .await;
+        let r = app.get(&search_path(q)).await;
         assert_eq!(r.status(), 200, "{q}");
     }
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+/// `/api/news/search?q=<q>` with `q` percent-encoded.
+fn search_path(q: &str) -> String {
+    let q: String = url::form_urlencoded::byte_serialize(q.as_bytes()).collect();
+    format!("/api/news/search?q={q}")
 }
 
 #[tokio::test]
@@ -946,7 +937,7 @@ async fn retention_deletes_old_articles_on(db: TestDatabase) {
         ["최근 기사"]
     );
     assert_eq!(
-        get_json(&app, "/api/news/search?q=%EA%B8%B0%EC%82%AC").await["items"]
+        get_json(&app, &search_path("기사")).await["items"]
             .as_array()
             .unwrap()
             .len(),

@@ -9,7 +9,7 @@ mod helpers;
 use std::sync::Arc;
 
 use base64::Engine;
-use helpers::{assert_error, send, signup, TestApp, PASSWORD};
+use helpers::{assert_error, login, send, signup, TestApp, PASSWORD};
 use moat_server::{
     accounts::rate_limit::{FIRST_BACKOFF, FREE_LOGIN_FAILURES},
     clock::ManualClock,
@@ -33,17 +33,6 @@ async fn instance(db: TestDatabase, clock: &Arc<ManualClock>) -> TestApp {
             c.accounts.signups_per_ip_per_hour = SIGNUPS;
         },
         clock.clone(),
-    )
-    .await
-}
-
-async fn login(app: &TestApp, email: &str, password: &str) -> Response {
-    send(
-        app,
-        Method::POST,
-        "/api/auth/login",
-        None,
-        Some(json!({"email": email, "password": password})),
     )
     .await
 }

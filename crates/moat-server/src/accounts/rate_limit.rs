@@ -490,6 +490,14 @@ mod tests {
 
     /// A limiter under test and the clock it reads; a database one keeps its database
     /// (dropped with the case).
+    /// `n` failed log-ins on `keys`, each reserved and settled.
+    async fn fail_logins(limiter: &dyn Limiter, keys: &[String], n: u32) {
+        for _ in 0..n {
+            let permit = limiter.reserve_login(keys).await.unwrap();
+            limiter.settle_login(permit, Outcome::Failed).await.unwrap();
+        }
+    }
+
     struct Case {
         name: &'static str,
         limiter: Arc<dyn Limiter>,
@@ -637,10 +645,7 @@ mod tests {
         } in cases(10).await
         {
             let keys = login_keys(IP, "a@x.io");
-            for _ in 0..FREE_LOGIN_FAILURES {
-                let permit = r.reserve_login(&keys).await.unwrap();
-                r.settle_login(permit, Outcome::Failed).await.unwrap();
-            }
+            fail_logins(&*r, &keys, FREE_LOGIN_FAILURES).await;
             assert_eq!(
                 wait_of(r.reserve_login(&keys).await),
                 FIRST_BACKOFF,
@@ -664,10 +669,7 @@ mod tests {
             clock.advance(backoff(1));
             let permit = r.reserve_login(&keys).await.unwrap();
             r.settle_login(permit, Outcome::Succeeded).await.unwrap();
-            for _ in 0..FREE_LOGIN_FAILURES {
-                let permit = r.reserve_login(&keys).await.unwrap();
-                r.settle_login(permit, Outcome::Failed).await.unwrap();
-            }
+            fail_logins(&*r, &keys, FREE_LOGIN_FAILURES).await;
         }
     }
 
@@ -681,10 +683,7 @@ mod tests {
         } in cases(10).await
         {
             let keys = login_keys(IP, "a@x.io");
-            for _ in 0..FREE_LOGIN_FAILURES - 1 {
-                let permit = r.reserve_login(&keys).await.unwrap();
-                r.settle_login(permit, Outcome::Failed).await.unwrap();
-            }
+            fail_logins(&*r, &keys, FREE_LOGIN_FAILURES - 1).await;
             let last = r.reserve_login(&keys).await.unwrap();
             // The password check takes a while; the wait starts when it has failed.
             let check = Duration::from_millis(700);
@@ -708,10 +707,7 @@ mod tests {
         } in cases(10).await
         {
             let keys = login_keys(IP, "a@x.io");
-            for _ in 0..FREE_LOGIN_FAILURES {
-                let permit = r.reserve_login(&keys).await.unwrap();
-                r.settle_login(permit, Outcome::Failed).await.unwrap();
-            }
+            fail_logins(&*r, &keys, FREE_LOGIN_FAILURES).await;
             clock.advance(MAX_BACKOFF);
             for _ in 0..FREE_LOGIN_FAILURES {
                 let permit = r.reserve_login(&keys).await.unwrap();
@@ -886,10 +882,7 @@ mod tests {
             {
                 let storage = db.storage().await;
                 let before = DbLimiter::new(storage.clone(), 2, clock.clone());
-                for _ in 0..FREE_LOGIN_FAILURES {
-                    let permit = before.reserve_login(&keys).await.unwrap();
-                    before.settle_login(permit, Outcome::Failed).await.unwrap();
-                }
+                fail_logins(&before, &keys, FREE_LOGIN_FAILURES).await;
                 for _ in 0..2 {
                     let permit = before.reserve_signup(IP).await.unwrap();
                     before

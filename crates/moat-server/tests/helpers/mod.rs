@@ -269,6 +269,18 @@ pub async fn send(
 /// The password test members sign up with.
 pub const PASSWORD: &str = "correct horse battery";
 
+/// `POST /api/auth/login` with `email` and `password`.
+pub async fn login(app: &TestApp, email: &str, password: &str) -> Response {
+    send(
+        app,
+        reqwest::Method::POST,
+        "/api/auth/login",
+        None,
+        Some(serde_json::json!({"email": email, "password": password})),
+    )
+    .await
+}
+
 /// Signs a member up with [`PASSWORD`] and returns their token.
 pub async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
     let r = send(
