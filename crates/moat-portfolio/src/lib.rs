@@ -35,10 +35,12 @@ pub use ledger::{Holding, Ledger, Lot};
 pub use money::{round_money, FxHistory, FxRates};
 pub use performance::{
     daily_values, performance, period_return, time_weighted_return, xirr, DailyPoint, Period,
-    PriceHistory,
+    PriceHistory, SeriesRun,
 };
 pub use transaction::{CostMethod, PortfolioSettings, SplitRatio, Transaction, TxKind};
 pub use validation::{
     applicable, check_transaction, validate, Applicable, Field, Issue, IssueCode, ValidationReport,
 };
-pub use valuation::{combine, value_portfolio, CurrencyMode, MarketSnapshot, Valuation};
+pub use valuation::{
+    combine, value_ledger, value_portfolio, CurrencyMode, MarketSnapshot, Valuation,
+};

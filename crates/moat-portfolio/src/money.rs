@@ -84,12 +84,18 @@ impl FxRates {
         if from == to {
             return Some(Decimal::ONE);
         }
-        if let Some(rate) = self.pairs.get(&(from.to_owned(), to.to_owned())) {
-            return Some(*rate);
+        // A day holds a pair or two: a scan beats building two owned keys per lookup
+        // (a daily value series asks once per holding and day).
+        let mut inverse = None;
+        for ((base, quote), rate) in &self.pairs {
+            if base == from && quote == to {
+                return Some(*rate);
+            }
+            if base == to && quote == from {
+                inverse = Some(*rate);
+            }
         }
-        self.pairs
-            .get(&(to.to_owned(), from.to_owned()))
-            .map(|rate| Decimal::ONE / rate)
+        inverse.map(|rate| Decimal::ONE / rate)
     }
 
     /// `amount` of `from` in `to`, or `None` when the rate is unknown.

@@ -109,67 +109,176 @@ pub fn daily_values(
     currency: &str,
     to: NaiveDate,
 ) -> Result<Vec<DailyPoint>, PortfolioError> {
-    let report = validate(settings, transactions);
-    if !report.is_ok() {
-        return Err(PortfolioError::Invalid(report.errors));
-    }
-    let txs = sorted(transactions);
-    let Some(first) = txs.first().map(|t| t.trade_date) else {
+    let Some((mut run, first)) = SeriesRun::start(settings, transactions)? else {
         return Ok(Vec::new());
     };
-    let rate = |date: NaiveDate, from: &str| {
-        fx.rate_on(date, from, currency)
-            .ok_or_else(|| PortfolioError::FxUnavailable {
-                from: from.to_owned(),
-                to: currency.to_owned(),
-            })
-    };
-    let mut ledger = Ledger::empty(settings, &settings.base_currency);
-    let start = first.pred_opt().unwrap_or(first);
-    let mut points = vec![DailyPoint {
-        date: start,
-        value: Decimal::ZERO,
-        flow: Decimal::ZERO,
-    }];
-    let mut next = txs.iter().peekable();
-    let mut day = first;
-    while day <= to {
-        let mut flow = Decimal::ZERO;
-        while let Some(tx) = next.next_if(|t| t.trade_date == day) {
-            let applied = ledger
-                .apply(tx, trade_rate_to_base(settings, tx))
-                .map_err(|e| PortfolioError::Invalid(vec![e]))?;
-            if tx.kind.is_external_flow() {
-                flow += tx.cash_effect() * rate(day, &tx.currency)?;
-            }
-            if !applied.implicit_deposit.is_zero() {
-                flow += applied.implicit_deposit * rate(day, &applied.implicit_deposit_currency)?;
-            }
-        }
-        let mut value = Decimal::ZERO;
-        for h in ledger.open_holdings() {
-            let price = closes
-                .close_on(&h.instrument, day)
-                .or(h.last_trade_price)
-                .unwrap_or_else(|| h.average_cost());
-            value += h.quantity() * price * rate(day, &h.currency)?;
-        }
-        for (ccy, amount) in &ledger.cash {
-            if !amount.is_zero() {
-                value += *amount * rate(day, ccy)?;
-            }
-        }
-        points.push(DailyPoint {
-            date: day,
-            value,
-            flow,
-        });
-        let Some(following) = day.succ_opt() else {
-            break;
-        };
-        day = following;
-    }
+    let mut points = vec![first];
+    points.extend(run.advance(settings, transactions, closes, fx, currency, to)?);
     Ok(points)
+}
+
+/// A daily value series that can be carried on later: the ledger at the close of the
+/// last day computed, how many transactions (in ledger order) it has applied, and the
+/// next day to compute. [`daily_values`] is [`SeriesRun::start`] then one
+/// [`SeriesRun::advance`]; advancing in several steps gives the same points, so a
+/// series kept from yesterday is extended by today's point instead of recomputed.
+/// A run belongs to one list of transactions and one currency: pass the same ones to
+/// every `advance`.
+#[derive(Debug, Clone)]
+pub struct SeriesRun {
+    ledger: Ledger,
+    applied: usize,
+    next_day: NaiveDate,
+    /// The open holdings' closes on the last day computed: a later `advance` given
+    /// only recent closes values a holding whose last close is older (a long market
+    /// holiday, a suspension) at it, as one given the whole history would.
+    last_closes: HashMap<InstrumentId, Decimal>,
+}
+
+impl SeriesRun {
+    /// A run before the first transaction's day, with the series' first point (the day
+    /// before, at zero); `None` without transactions. The transactions are validated.
+    pub fn start(
+        settings: &PortfolioSettings,
+        transactions: &[Transaction],
+    ) -> Result<Option<(Self, DailyPoint)>, PortfolioError> {
+        let report = validate(settings, transactions);
+        if !report.is_ok() {
+            return Err(PortfolioError::Invalid(report.errors));
+        }
+        let Some(first) = transactions.iter().map(|t| t.trade_date).min() else {
+            return Ok(None);
+        };
+        let run = Self {
+            ledger: Ledger::empty(settings, &settings.base_currency),
+            applied: 0,
+            next_day: first,
+            last_closes: HashMap::new(),
+        };
+        let point = DailyPoint {
+            date: first.pred_opt().unwrap_or(first),
+            value: Decimal::ZERO,
+            flow: Decimal::ZERO,
+        };
+        Ok(Some((run, point)))
+    }
+
+    /// The next day this run computes.
+    pub fn next_day(&self) -> NaiveDate {
+        self.next_day
+    }
+
+    /// The ledger at the close of the last day computed.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The points from the next day through `to` (none when `to` is earlier), the run
+    /// moved past them.
+    pub fn advance(
+        &mut self,
+        settings: &PortfolioSettings,
+        transactions: &[Transaction],
+        closes: &PriceHistory,
+        fx: &FxHistory,
+        currency: &str,
+        to: NaiveDate,
+    ) -> Result<Vec<DailyPoint>, PortfolioError> {
+        let rate = |date: NaiveDate, from: &str| {
+            fx.rate_on(date, from, currency)
+                .ok_or_else(|| PortfolioError::FxUnavailable {
+                    from: from.to_owned(),
+                    to: currency.to_owned(),
+                })
+        };
+        let txs = sorted(transactions);
+        let mut next = txs[self.applied.min(txs.len())..].iter().peekable();
+        let mut points = Vec::new();
+        let mut day = self.next_day;
+        while day <= to {
+            let mut flow = Decimal::ZERO;
+            while let Some(tx) = next.next_if(|t| t.trade_date <= day) {
+                let applied = self
+                    .ledger
+                    .apply(tx, trade_rate_to_base(settings, tx))
+                    .map_err(|e| PortfolioError::Invalid(vec![e]))?;
+                self.applied += 1;
+                if tx.kind.is_external_flow() {
+                    flow += tx.cash_effect() * rate(day, &tx.currency)?;
+                }
+                if !applied.implicit_deposit.is_zero() {
+                    flow +=
+                        applied.implicit_deposit * rate(day, &applied.implicit_deposit_currency)?;
+                }
+            }
+            // Each currency's rate is looked up once a day (a day has one or two).
+            let mut day_rates: Vec<(&str, Decimal)> = Vec::with_capacity(2);
+            let mut value = Decimal::ZERO;
+            for h in self.ledger.holdings.values() {
+                let quantity = h.quantity();
+                if quantity.is_zero() {
+                    continue;
+                }
+                let price = closes
+                    .close_on(&h.instrument, day)
+                    .or_else(|| self.last_closes.get(&h.instrument).copied())
+                    .or(h.last_trade_price)
+                    .unwrap_or_else(|| h.average_cost());
+                value += quantity
+                    * price
+                    * rate_once(&mut day_rates, &h.currency, currency, |c| rate(day, c))?;
+            }
+            for (ccy, amount) in &self.ledger.cash {
+                if !amount.is_zero() {
+                    value += *amount * rate_once(&mut day_rates, ccy, currency, |c| rate(day, c))?;
+                }
+            }
+            points.push(DailyPoint {
+                date: day,
+                value,
+                flow,
+            });
+            let Some(following) = day.succ_opt() else {
+                break;
+            };
+            day = following;
+        }
+        if let Some(last) = points.last() {
+            let last = last.date;
+            let held: Vec<(InstrumentId, Option<Decimal>)> = self
+                .ledger
+                .open_holdings()
+                .map(|h| (h.instrument.clone(), closes.close_on(&h.instrument, last)))
+                .collect();
+            // A holding without a close keeps what an earlier step saw, if anything.
+            for (id, close) in held {
+                if let Some(c) = close {
+                    self.last_closes.insert(id, c);
+                }
+            }
+        }
+        self.next_day = day.max(self.next_day);
+        Ok(points)
+    }
+}
+
+/// `ccy`'s rate in `currency` from `rates` (one day's, filled on first use by
+/// `lookup`).
+fn rate_once<'a>(
+    rates: &mut Vec<(&'a str, Decimal)>,
+    ccy: &'a str,
+    currency: &str,
+    lookup: impl Fn(&str) -> Result<Decimal, PortfolioError>,
+) -> Result<Decimal, PortfolioError> {
+    if ccy == currency {
+        return Ok(Decimal::ONE);
+    }
+    if let Some((_, r)) = rates.iter().find(|(c, _)| *c == ccy) {
+        return Ok(*r);
+    }
+    let r = lookup(ccy)?;
+    rates.push((ccy, r));
+    Ok(r)
 }
 
 /// One day's return, given the previous day's close value (see the module doc): the

@@ -167,6 +167,20 @@ pub fn value_portfolio(
 ) -> Result<Valuation, PortfolioError> {
     let total_ccy = mode.totals_currency(&settings.base_currency);
     let ledger = Ledger::build_in(settings, transactions, &total_ccy, fx_history)?;
+    value_ledger(&ledger, mode, market)
+}
+
+/// Values a ledger built for `mode` (its reporting currency is the mode's totals
+/// currency, as [`Ledger::build_in`] makes it) at the market's latest prices: what
+/// [`value_portfolio`] does after building the ledger, for a caller that keeps ledgers
+/// between reads.
+pub fn value_ledger(
+    ledger: &Ledger,
+    mode: CurrencyMode,
+    market: &MarketSnapshot,
+) -> Result<Valuation, PortfolioError> {
+    let total_ccy = mode.totals_currency(&ledger.base_currency);
+    debug_assert_eq!(total_ccy, ledger.reporting_currency);
     let mut holdings = Vec::new();
     for h in ledger.open_holdings() {
         let id = &h.instrument;

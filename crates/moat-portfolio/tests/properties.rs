@@ -8,7 +8,8 @@ use moat_portfolio::money::KRW;
 use moat_portfolio::performance::{day_return, EXPLANATION_TOLERANCE};
 use moat_portfolio::{
     combine, daily_values, period_return, value_portfolio, CostMethod, CurrencyMode, FxHistory,
-    FxRates, Ledger, MarketSnapshot, Period, PortfolioSettings, PriceHistory, Transaction, TxKind,
+    FxRates, Ledger, MarketSnapshot, Period, PortfolioSettings, PriceHistory, SeriesRun,
+    Transaction, TxKind,
 };
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -198,6 +199,35 @@ proptest! {
                 "day {} return {} outside [{}, {}] of {:?}", t, r, lo, hi, parts
             );
         }
+    }
+
+    /// A series carried on in steps (as the server's cache extends a kept series day
+    /// by day) has exactly the points of one computed at once.
+    #[test]
+    fn a_series_advanced_in_steps_equals_one_computed_at_once(
+        scenario in scenario(false),
+        cuts in prop::collection::vec(0usize..40, 0..5),
+    ) {
+        let whole = scenario.points();
+        let (txs, _) = scenario.transactions();
+        let (closes, fx) = scenario.history();
+        let settings = settings(CostMethod::MovingAverage);
+        let end = scenario.date(scenario.closes.len() - 1);
+        let (mut run, first) = SeriesRun::start(&settings, &txs).unwrap().unwrap();
+        let mut stepped = vec![first];
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        for cut in cuts {
+            let to = scenario.date(cut.min(scenario.closes.len() - 1));
+            let kept = run.clone();
+            stepped.extend(run.advance(&settings, &txs, &closes, &fx, KRW, to).unwrap());
+            // A clone carries on exactly like the run it was taken from.
+            let mut again = kept;
+            again.advance(&settings, &txs, &closes, &fx, KRW, to).unwrap();
+            prop_assert_eq!(again.next_day(), run.next_day());
+        }
+        stepped.extend(run.advance(&settings, &txs, &closes, &fx, KRW, end).unwrap());
+        prop_assert_eq!(stepped, whole);
     }
 
     /// With every buy on the first day and no flow after it (sells and the cash they
@@ -433,14 +463,7 @@ impl Scenario {
     }
 
     fn points(&self) -> Vec<moat_portfolio::DailyPoint> {
-        let mut closes = PriceHistory::new();
-        let mut fx = FxHistory::new();
-        for t in 0..self.closes.len() {
-            for (i, id) in SCENARIO_IDS.iter().enumerate() {
-                closes.insert(&id.parse().unwrap(), self.date(t), self.closes[t][i]);
-            }
-            fx.insert(self.date(t), "USD", KRW, self.rates[t]);
-        }
+        let (closes, fx) = self.history();
         let (txs, _) = self.transactions();
         daily_values(
             &settings(CostMethod::MovingAverage),
@@ -451,6 +474,18 @@ impl Scenario {
             self.date(self.closes.len() - 1),
         )
         .unwrap()
+    }
+
+    fn history(&self) -> (PriceHistory, FxHistory) {
+        let mut closes = PriceHistory::new();
+        let mut fx = FxHistory::new();
+        for t in 0..self.closes.len() {
+            for (i, id) in SCENARIO_IDS.iter().enumerate() {
+                closes.insert(&id.parse().unwrap(), self.date(t), self.closes[t][i]);
+            }
+            fx.insert(self.date(t), "USD", KRW, self.rates[t]);
+        }
+        (closes, fx)
     }
 
     /// The returns of day `t`'s parts (`t` ≥ 1), in won.
