@@ -29,7 +29,7 @@ pub use accounts::{
 };
 pub use cluster::ClusterStorage;
 pub use limits::{Limited, LimitsStorage, LoginRule};
-pub use market::{MarketStorage, ProviderStatus, MAX_FAVORITES};
+pub use market::{fx_series, MarketStorage, PriceVersion, ProviderStatus, MAX_FAVORITES};
 pub use news::{
     ArticleCursor, ArticleFilter, ArticleLink, ArticleRow, ArticleSource, Country, FeedFetchRecord,
     FeedPatch, FeedRow, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewLink, NewsStatusRow,

@@ -109,6 +109,105 @@ async fn candles_come_back_exact_in_date_order_and_only_in_range() {
     }
 }
 
+/// The version of a price series moves when a write could change days already
+/// stored (a correction, a backfill, another source), not when the same source
+/// appends days: results derived from prices are kept by it (docs/ARCHITECTURE.md).
+#[tokio::test]
+async fn a_price_series_version_moves_on_corrections_not_on_appended_days() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let apple = curated(&["NASDAQ:AAPL"]).remove(0);
+        s.upsert_instruments(std::slice::from_ref(&apple))
+            .await
+            .unwrap();
+        let fx = moat_storage::fx_series("USD", "KRW");
+        let series = vec![apple.id.to_string(), fx.clone()];
+        let version = |versions: Vec<moat_storage::PriceVersion>, key: &str| {
+            versions
+                .into_iter()
+                .find(|v| v.series == key)
+                .map(|v| (v.version, v.last_date))
+        };
+        assert_eq!(
+            s.price_versions(&series).await.unwrap(),
+            vec![],
+            "{:?}: a series never written has no row (version 0)",
+            db.backend
+        );
+        let apple_key = apple.id.to_string();
+        let write = |date: NaiveDate, close: &'static str, source: &'static str| {
+            let s = &s;
+            let id = apple.id.clone();
+            async move {
+                s.upsert_daily_candles(&id, &[candle(date, close)], source)
+                    .await
+                    .unwrap()
+            }
+        };
+        write(d(2025, 6, 9), "188.00", "yahoo").await;
+        let v = || async { version(s.price_versions(&series).await.unwrap(), &apple_key) };
+        assert_eq!(
+            v().await,
+            Some((1, d(2025, 6, 9))),
+            "{:?}: the first write",
+            db.backend
+        );
+        write(d(2025, 6, 10), "189.00", "yahoo").await;
+        assert_eq!(
+            v().await,
+            Some((1, d(2025, 6, 10))),
+            "{:?}: a day appended by the same source keeps the version",
+            db.backend
+        );
+        write(d(2025, 6, 9), "188.50", "yahoo").await;
+        assert_eq!(
+            v().await,
+            Some((2, d(2025, 6, 10))),
+            "{:?}: a stored day corrected raises it, and the last day stays",
+            db.backend
+        );
+        write(d(2025, 6, 11), "190.00", "csv").await;
+        assert_eq!(
+            v().await,
+            Some((3, d(2025, 6, 11))),
+            "{:?}: another source raises it even when appending",
+            db.backend
+        );
+
+        let rate = |date: NaiveDate, rate: &str| FxRate {
+            date,
+            base: "USD".into(),
+            quote: "KRW".into(),
+            rate: dec(rate),
+        };
+        s.upsert_fx_rates(
+            &[rate(d(2025, 6, 9), "1365"), rate(d(2025, 6, 10), "1366")],
+            "ecb",
+        )
+        .await
+        .unwrap();
+        s.upsert_fx_rates(&[rate(d(2025, 6, 11), "1367")], "ecb")
+            .await
+            .unwrap();
+        let fx_version = || async { version(s.price_versions(&series).await.unwrap(), &fx) };
+        assert_eq!(
+            fx_version().await,
+            Some((1, d(2025, 6, 11))),
+            "{:?}",
+            db.backend
+        );
+        s.upsert_fx_rates(&[rate(d(2025, 6, 1), "1360")], "ecb")
+            .await
+            .unwrap();
+        assert_eq!(
+            fx_version().await,
+            Some((2, d(2025, 6, 11))),
+            "{:?}: an earlier day filled in raises the FX series' version",
+            db.backend
+        );
+    }
+}
+
 fn curated(ids: &[&str]) -> Vec<Instrument> {
     ids.iter()
         .map(|id| {

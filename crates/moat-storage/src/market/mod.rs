@@ -24,6 +24,25 @@ pub const INSERT_CHUNK_ROWS: usize = 500;
 /// Most favourites a member keeps.
 pub const MAX_FAVORITES: usize = 100;
 
+/// The key of an FX pair's daily rates among the price series (`fx:USD/KRW`).
+pub fn fx_series(base: &str, quote: &str) -> String {
+    format!("fx:{base}/{quote}")
+}
+
+/// One price series' version (table `price_versions`): `version` rises when a write
+/// touches a day on or before `last_date` (a correction, an import, a gap filled) or
+/// comes from another source than the last one, not when the same source appends days
+/// after it. A series never written has no row: take it as
+/// version 0 (stored series start at 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PriceVersion {
+    /// An instrument id, or [`fx_series`]'s key.
+    pub series: String,
+    pub version: i64,
+    /// The last day stored.
+    pub last_date: NaiveDate,
+}
+
 /// What a market's provider last did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderStatus {
@@ -88,6 +107,10 @@ pub trait MarketStorage: Send + Sync {
     async fn list_quotes(&self) -> Result<Vec<Quote>, StorageError>;
 
     async fn upsert_fx_rates(&self, rates: &[FxRate], source: &str) -> Result<(), StorageError>;
+
+    /// The versions of the price series named (instrument ids and [`fx_series`] keys)
+    /// that have been written, in no particular order.
+    async fn price_versions(&self, series: &[String]) -> Result<Vec<PriceVersion>, StorageError>;
 
     /// Rates of `base` in `quote` for `from..=to`, oldest first.
     async fn fx_rates(

@@ -125,6 +125,8 @@ where
             );
             DB::execute_built(&mut q, &mut *tx).await?;
         }
+        let dates = candles.iter().map(|c| c.date);
+        bump_price_version::<DB>(&mut *tx, &id, source, dates.clone().min(), dates.max()).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -299,8 +301,46 @@ where
             );
             DB::execute_built(&mut q, &mut *tx).await?;
         }
+        let mut pairs: std::collections::BTreeMap<(&str, &str), Vec<chrono::NaiveDate>> =
+            Default::default();
+        for r in rates {
+            pairs.entry((&r.base, &r.quote)).or_default().push(r.date);
+        }
+        for ((base, quote), dates) in pairs {
+            let series = crate::market::fx_series(base, quote);
+            let (first, last) = (dates.iter().min().copied(), dates.iter().max().copied());
+            bump_price_version::<DB>(&mut *tx, &series, source, first, last).await?;
+        }
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn price_versions(
+        &self,
+        series: &[String],
+    ) -> Result<Vec<crate::market::PriceVersion>, crate::StorageError> {
+        let _db = crate::probe::op("price_versions");
+        let mut out = Vec::with_capacity(series.len());
+        for chunk in series.chunks(crate::market::INSERT_CHUNK_ROWS) {
+            let mut q = sqlx::QueryBuilder::<DB>::new(
+                "SELECT series, version, last_date FROM price_versions WHERE series IN (",
+            );
+            let mut list = q.separated(", ");
+            for s in chunk {
+                list.push_bind(s.clone());
+            }
+            q.push(")");
+            let rows: Vec<(String, i64, NaiveDate)> =
+                DB::fetch_all_built(&mut q, &self.pool).await?;
+            out.extend(rows.into_iter().map(|(series, version, last_date)| {
+                crate::market::PriceVersion {
+                    series,
+                    version,
+                    last_date,
+                }
+            }));
+        }
+        Ok(out)
     }
 
     async fn fx_rates(
@@ -591,4 +631,44 @@ where
             })
             .collect())
     }
+}
+
+/// Records, in the writing transaction, a write from `source` of the price series
+/// `series` covering `first..=last` (table `price_versions`, see its migration): the
+/// row is created at version 1, or its version raised by one when `first` is on or
+/// before the last day already stored or the source changed; `last_date` moves
+/// forward only.
+async fn bump_price_version<DB: Sql>(
+    conn: &mut DB::Connection,
+    series: &str,
+    source: &str,
+    first: Option<NaiveDate>,
+    last: Option<NaiveDate>,
+) -> Result<(), crate::StorageError>
+where
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    NaiveDate: for<'q> Encode<'q, DB> + Type<DB>,
+{
+    let (Some(first), Some(last)) = (first, last) else {
+        return Ok(());
+    };
+    sqlx::query(
+        "INSERT INTO price_versions (series, version, source, last_date) VALUES ($1, 1, $2, $3)
+         ON CONFLICT (series) DO UPDATE SET
+             version = price_versions.version
+                 + CASE WHEN $4 <= price_versions.last_date
+                        OR excluded.source <> price_versions.source THEN 1 ELSE 0 END,
+             source = excluded.source,
+             last_date = CASE WHEN excluded.last_date > price_versions.last_date
+                 THEN excluded.last_date ELSE price_versions.last_date END",
+    )
+    .bind(series)
+    .bind(source)
+    .bind(last)
+    .bind(first)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
