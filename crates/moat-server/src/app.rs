@@ -52,7 +52,12 @@ impl AppState {
         let market = crate::market::MarketState::start(&config, storage.clone(), &hub, &bus)
             .await
             .context("cannot load market data")?;
-        let portfolio = crate::portfolio::PortfolioState::start(&config, storage.clone(), &market);
+        let portfolio = crate::portfolio::PortfolioState::start(
+            &config,
+            storage.clone(),
+            &market,
+            clock.clone(),
+        );
         let observability = crate::observability::ObservabilityState::start(
             &config,
             storage.clone(),

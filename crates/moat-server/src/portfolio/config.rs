@@ -14,7 +14,13 @@ use crate::config::{ConfigError, Section};
 pub struct PortfolioConfig {
     pub withholding_kr: Decimal,
     pub withholding_us: Decimal,
+    /// The bound of the derived-results cache (daily value series and ledgers kept
+    /// between reads, portfolio::derived), in MB; 0 keeps nothing.
+    pub derived_cache_mb: u64,
 }
+
+/// The largest `derived_cache_mb` accepted.
+pub const MAX_DERIVED_CACHE_MB: u64 = 16_384;
 
 impl Default for PortfolioConfig {
     fn default() -> Self {
@@ -22,6 +28,7 @@ impl Default for PortfolioConfig {
         Self {
             withholding_kr: rates.rate_for("KR"),
             withholding_us: rates.rate_for("US"),
+            derived_cache_mb: super::derived::DEFAULT_CACHE_MB,
         }
     }
 }
@@ -37,7 +44,8 @@ impl PortfolioConfig {
 
 impl Section for PortfolioConfig {
     const NAME: &'static str = "portfolio";
-    const ENV_KEYS: &'static [&'static str] = &["withholding_kr", "withholding_us"];
+    const ENV_KEYS: &'static [&'static str] =
+        &["withholding_kr", "withholding_us", "derived_cache_mb"];
 
     fn validate(&self) -> Result<(), ConfigError> {
         for (key, rate) in [
@@ -51,6 +59,12 @@ impl Section for PortfolioConfig {
                 ));
             }
         }
+        if self.derived_cache_mb > MAX_DERIVED_CACHE_MB {
+            return Err(ConfigError::key(
+                "portfolio.derived_cache_mb",
+                format!("at most {MAX_DERIVED_CACHE_MB} (MB)"),
+            ));
+        }
         Ok(())
     }
 
@@ -61,9 +75,13 @@ impl Section for PortfolioConfig {
 # Korean dividends to residents, 15 % for US dividends under the Korea–US treaty.
 withholding_kr = "{kr}"
 withholding_us = "{us}"
+# Memory for performance results kept between reads (each portfolio's daily values
+# and holdings), in MB; 0 recomputes everything on every read.
+derived_cache_mb = {cache}
 "#,
             kr = self.withholding_kr,
             us = self.withholding_us,
+            cache = self.derived_cache_mb,
         )
     }
 }

@@ -1,17 +1,19 @@
 //! Portfolios (docs/portfolio.md): the member's portfolios and transactions in storage,
 //! valued with `moat-portfolio` against the market service's quotes, candles and FX
-//! rates. Every figure is recomputed from the transactions on each request (editing or
-//! deleting one is just storing the change); the decoded transactions themselves are
-//! kept between requests in [`cache::TransactionCache`], checked against the
-//! portfolio's `revision`.
+//! rates. Nothing derived is stored (editing or deleting a transaction is just storing
+//! the change): the decoded transactions are kept between requests in
+//! [`cache::TransactionCache`], and the results derived from them (daily value series,
+//! ledgers in a currency) in [`derived::DerivedCache`], both checked against the
+//! portfolio's `revision` and the derived ones also against the prices' versions.
 //!
 //! The area's shape: [`routes()`] (every route of the area), `handlers/` (one file per
 //! resource, thin), [`dto`] (every request and response type), [`service`] (the
-//! application logic, no axum and no SQL), [`cache`] and [`write`] (atomic ledger
+//! application logic, no axum and no SQL), [`cache`], [`derived`] and [`write`] (atomic ledger
 //! writes), `config.rs`, `pages.rs`, `member_data.rs`.
 
 pub mod cache;
 mod config;
+pub mod derived;
 pub mod dto;
 mod handlers;
 mod member_data;
@@ -44,6 +46,10 @@ pub struct PortfolioState {
     pub storage: Arc<dyn PortfolioStorage>,
     pub market: Arc<crate::market::MarketService>,
     pub ledgers: Arc<cache::TransactionCache>,
+    /// Daily value series and ledgers kept between reads.
+    pub derived: Arc<derived::DerivedCache>,
+    /// Where "today" comes from (a performance series runs through it).
+    pub clock: Arc<dyn crate::clock::Clock>,
     pub config: Arc<crate::Config>,
 }
 
@@ -52,11 +58,16 @@ impl PortfolioState {
         config: &Arc<crate::Config>,
         storage: Arc<dyn Storage>,
         market: &crate::market::MarketState,
+        clock: Arc<dyn crate::clock::Clock>,
     ) -> Self {
         Self {
             storage,
             market: market.service.clone(),
             ledgers: Default::default(),
+            derived: Arc::new(derived::DerivedCache::new(
+                config.portfolio.derived_cache_mb * 1024 * 1024,
+            )),
+            clock,
             config: config.clone(),
         }
     }

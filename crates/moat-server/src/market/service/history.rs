@@ -162,6 +162,16 @@ impl MarketService {
             .await
     }
 
+    /// The versions of the price series named (instrument ids and
+    /// [`moat_storage::fx_series`] keys) that have been stored: what derived results
+    /// kept between reads are checked against (portfolio::derived).
+    pub async fn price_versions(
+        &self,
+        series: &[String],
+    ) -> Result<Vec<moat_storage::PriceVersion>, StorageError> {
+        self.storage.price_versions(series).await
+    }
+
     /// Daily rates of `base` in `quote` (`USD` in `KRW`) for `from..=to`, oldest first.
     pub async fn fx_rates(
         &self,

@@ -4,14 +4,18 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{Duration, NaiveDate, Utc};
 use moat_market::{Instrument, InstrumentId};
-use moat_portfolio::{FxHistory, FxRates, MarketSnapshot, PriceHistory, Transaction};
+use moat_portfolio::{FxHistory, FxRates, MarketSnapshot, Transaction};
 
 use crate::{http::error::ApiError, portfolio::PortfolioState};
 
 /// The pairs whose rates the valuation needs (Moat's currencies are KRW and USD).
-const FX_PAIR: (&str, &str) = ("USD", "KRW");
+pub(crate) const FX_PAIR: (&str, &str) = ("USD", "KRW");
 /// The FX instrument quoted live for today's rate.
 const FX_INSTRUMENT: &str = "FX:USDKRW";
+/// How far before the first day computed closes and rates are read, so that its value
+/// carries the latest earlier ones over a weekend or a holiday (a series carried on
+/// from a kept day also remembers its holdings' last closes: moat_portfolio::SeriesRun).
+pub const HISTORY_LOOKBACK_DAYS: i64 = 7;
 
 /// The latest prices, previous closes and FX rate for `instruments`.
 pub async fn snapshot(
@@ -55,43 +59,25 @@ pub async fn latest_fx(state: &PortfolioState) -> FxRates {
     fx
 }
 
-/// Daily USD/KRW rates from `from` (a week earlier, so the first days carry a rate)
-/// to today, and today's live one.
+/// Daily USD/KRW rates from `from` ([`HISTORY_LOOKBACK_DAYS`] earlier, so the first
+/// days carry a rate) to today, and today's live one.
 pub async fn fx_history(state: &PortfolioState, from: NaiveDate) -> Result<FxHistory, ApiError> {
     let today = Utc::now().date_naive();
     let mut history = FxHistory::new();
     let rates = state
         .market
-        .fx_rates(FX_PAIR.0, FX_PAIR.1, from - Duration::days(7), today)
+        .fx_rates(
+            FX_PAIR.0,
+            FX_PAIR.1,
+            from - Duration::days(HISTORY_LOOKBACK_DAYS),
+            today,
+        )
         .await?;
     for r in rates {
         history.insert(r.date, FX_PAIR.0, FX_PAIR.1, r.rate);
     }
     if let Some(rate) = latest_fx(state).await.rate(FX_PAIR.0, FX_PAIR.1) {
         history.insert(today, FX_PAIR.0, FX_PAIR.1, rate);
-    }
-    Ok(history)
-}
-
-/// Daily closes of `instruments` from `from` to today.
-pub async fn price_history(
-    state: &PortfolioState,
-    instruments: &HashSet<InstrumentId>,
-    from: NaiveDate,
-) -> Result<PriceHistory, ApiError> {
-    let today = Utc::now().date_naive();
-    let mut history = PriceHistory::new();
-    for id in instruments {
-        if let Some(inst) = state.market.instrument(id) {
-            let candles = state
-                .market
-                .daily_candles(&inst, from - Duration::days(7), today)
-                .await
-                .map_err(ApiError::internal)?;
-            for c in candles {
-                history.insert(id, c.date, c.close);
-            }
-        }
     }
     Ok(history)
 }

@@ -3,6 +3,7 @@
 //! `moat_portfolio`, and answers domain values or the area's DTOs (errors as
 //! [`ApiError`](crate::http::error::ApiError) for now).
 
+mod derived;
 mod dividends;
 mod imports;
 mod ledger;
@@ -11,6 +12,7 @@ mod portfolios;
 mod returns;
 mod transactions;
 
+pub(crate) use derived::*;
 pub use dividends::*;
 pub use imports::*;
 pub use ledger::*;

@@ -5,14 +5,16 @@ use std::collections::BTreeMap;
 
 use chrono::Utc;
 use moat_portfolio::{
-    combine, value_portfolio, CostMethod, CurrencyMode, PortfolioSettings, Transaction,
+    combine, value_ledger, CostMethod, CurrencyMode, Ledger, PortfolioSettings, Transaction,
 };
 use moat_storage::{
     NewPortfolio, OrderableCash, PortfolioRow, PortfolioUpdate, MAX_PORTFOLIO_NAME_CHARS,
 };
 use rust_decimal::Decimal;
 
-use super::{domain_error, fx_history, instruments_of, not_found, owned, settings_of, snapshot};
+use super::{
+    domain_error, instruments_of, ledgers_in, not_found, owned, parts_of, snapshot, LazyFx,
+};
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
     portfolio::dto::{
@@ -30,49 +32,50 @@ pub async fn list_with_totals(
 ) -> Result<PortfolioList, ApiError> {
     let rows = state.storage.list_portfolios(user_id).await?;
     let ledgers = state.ledgers.ledgers_of(state, user_id, &rows).await?;
-    let all: Vec<Transaction> = ledgers
+    let parts = parts_of(&rows, ledgers);
+    let all: Vec<Transaction> = parts
         .iter()
-        .flat_map(|t| t.usable().iter().cloned())
+        .flat_map(|p| p.transactions().iter().cloned())
         .collect();
     let snap = snapshot(state, &instruments_of(&all)).await;
-    let first = all.iter().map(|t| t.trade_date).min();
-    let fx = match first {
-        Some(d) => fx_history(state, d).await?,
-        None => Default::default(),
-    };
     let meta_mode = if mode == CurrencyMode::Original {
         CurrencyMode::Krw
     } else {
         mode
     };
+    // The ledgers as shown, and in the meta portfolio's one currency when that differs
+    // (both kept between reads).
+    let mut fx = LazyFx::for_parts(&parts);
+    let shown_ledgers = ledgers_in(state, &parts, mode, &mut fx).await?;
+    let meta_ledgers = if mode == meta_mode {
+        None
+    } else {
+        Some(ledgers_in(state, &parts, meta_mode, &mut fx).await?)
+    };
     let mut portfolios = Vec::new();
-    let mut parts = Vec::new();
-    for (row, ledger) in rows.iter().zip(&ledgers) {
-        let settings = settings_of(row);
-        let txs = ledger.usable();
-        let shown = value_portfolio(&settings, txs, mode, &snap, &fx).map_err(domain_error)?;
-        // The meta portfolio needs one currency; a second valuation only when the shown
-        // one is not already in it.
-        let part = if mode == meta_mode {
-            shown.clone()
-        } else {
-            value_portfolio(&settings, txs, meta_mode, &snap, &fx).map_err(domain_error)?
+    let mut values = Vec::new();
+    for (i, (row, part)) in rows.iter().zip(&parts).enumerate() {
+        let shown = value_ledger(&shown_ledgers[i], mode, &snap).map_err(domain_error)?;
+        let in_meta = match &meta_ledgers {
+            None => shown.clone(),
+            Some(l) => value_ledger(&l[i], meta_mode, &snap).map_err(domain_error)?,
         };
-        parts.push(part);
+        values.push(in_meta);
         portfolios.push(PortfolioWithTotals {
             portfolio: row.into(),
             totals: shown.rounded().totals.into(),
-            ledger_issue: LedgerIssueDto::of(row.id, ledger),
+            ledger_issue: LedgerIssueDto::of(row.id, &part.ledger),
         });
     }
-    let combined = if parts.is_empty() {
+    let combined = if values.is_empty() {
         let settings = PortfolioSettings {
             base_currency: meta_mode.totals_currency("KRW"),
             ..Default::default()
         };
-        value_portfolio(&settings, &[], meta_mode, &snap, &fx).map_err(domain_error)?
+        let empty = Ledger::empty(&settings, &settings.base_currency);
+        value_ledger(&empty, meta_mode, &snap).map_err(domain_error)?
     } else {
-        combine(&parts).map_err(domain_error)?
+        combine(&values).map_err(domain_error)?
     };
     Ok(PortfolioList {
         portfolios,

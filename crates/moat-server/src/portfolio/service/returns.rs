@@ -10,14 +10,15 @@ use chrono::{NaiveDate, Utc};
 use moat_market::InstrumentId;
 use moat_portfolio::{
     allocation::InstrumentMeta, combine, money::round_money, performance::PeriodReturn,
-    value_portfolio, AllocationBy, CurrencyMode, DailyPoint, PortfolioSettings, Transaction,
+    value_ledger, AllocationBy, CurrencyMode, DailyPoint, PortfolioSettings, Transaction,
     Valuation,
 };
+use moat_storage::PortfolioRow;
 use rust_decimal::Decimal;
 
 use super::{
-    catalogue, domain_error, fx_history, instruments_of, owned, parse_mode, parse_portfolio_id,
-    price_history, settings_of, snapshot, META,
+    catalogue, daily_series, domain_error, index_closes, instruments_of, ledgers_in, owned,
+    parse_mode, parse_portfolio_id, settings_of, snapshot, LazyFx, META,
 };
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
@@ -35,6 +36,8 @@ use crate::{
 /// One portfolio behind a read: its id, settings and ledger.
 pub(crate) struct Part {
     pub id: i64,
+    /// The ledger's revision (what derived results kept between reads are keyed by).
+    pub revision: i64,
     pub settings: PortfolioSettings,
     pub ledger: Arc<LedgerState>,
 }
@@ -66,15 +69,20 @@ pub(crate) async fn scope(
         vec![owned(state, user_id, parse_portfolio_id(raw)?).await?]
     };
     let ledgers = state.ledgers.ledgers_of(state, user_id, &rows).await?;
-    Ok(rows
-        .iter()
+    Ok(parts_of(&rows, ledgers))
+}
+
+/// The portfolios `rows` with their ledgers (in the same order) as parts.
+pub(crate) fn parts_of(rows: &[PortfolioRow], ledgers: Vec<Arc<LedgerState>>) -> Vec<Part> {
+    rows.iter()
         .zip(ledgers)
         .map(|(row, ledger)| Part {
             id: row.id,
+            revision: row.revision,
             settings: settings_of(row),
             ledger,
         })
-        .collect())
+        .collect()
 }
 
 /// The parts valued now in `mode`; the meta portfolio combined (KRW unless USD).
@@ -89,22 +97,16 @@ async fn valuation_of(
         .flat_map(|p| p.transactions().iter().cloned())
         .collect();
     let snap = snapshot(state, &instruments_of(&every)).await;
-    let fx = match every.iter().map(|t| t.trade_date).min() {
-        Some(d) => fx_history(state, d).await?,
-        None => Default::default(),
-    };
     // The meta portfolio is in one currency: KRW unless USD is asked for.
     let mode = if meta && mode == CurrencyMode::Original {
         CurrencyMode::Krw
     } else {
         mode
     };
+    let mut fx = LazyFx::for_parts(parts);
     let mut values = Vec::new();
-    for part in parts {
-        values.push(
-            value_portfolio(&part.settings, part.transactions(), mode, &snap, &fx)
-                .map_err(domain_error)?,
-        );
+    for ledger in ledgers_in(state, parts, mode, &mut fx).await? {
+        values.push(value_ledger(&ledger, mode, &snap).map_err(domain_error)?);
     }
     if meta {
         if values.is_empty() {
@@ -112,7 +114,8 @@ async fn valuation_of(
                 base_currency: mode.totals_currency("KRW"),
                 ..Default::default()
             };
-            return value_portfolio(&settings, &[], mode, &snap, &fx).map_err(domain_error);
+            let empty = moat_portfolio::Ledger::empty(&settings, &settings.base_currency);
+            return value_ledger(&empty, mode, &snap).map_err(domain_error);
         }
         combine(&values).map_err(domain_error)
     } else {
@@ -212,52 +215,38 @@ pub async fn performance(
         ledger_issues: ledger_issues(&parts),
     };
     let currency = out.currency.as_str();
-    let every: Vec<Transaction> = parts
+    let Some(first) = parts
         .iter()
-        .flat_map(|p| p.transactions().iter().cloned())
-        .collect();
-    let Some(first) = every.iter().map(|t| t.trade_date).min() else {
+        .flat_map(|p| p.transactions().iter().map(|t| t.trade_date))
+        .min()
+    else {
         return Ok(out);
     };
-    let today = Utc::now().date_naive();
-    let closes = price_history(state, &instruments_of(&every), first).await?;
-    let fx = fx_history(state, first).await?;
-    // The meta portfolio's series is the sum of its parts' series, day by day.
-    let mut series: BTreeMap<NaiveDate, (Decimal, Decimal)> = BTreeMap::new();
-    for part in &parts {
-        if part.transactions().is_empty() {
-            continue;
+    let today = state.clock.now_utc().date_naive();
+    // The meta portfolio's series is the sum of its parts' (each kept between reads),
+    // day by day.
+    let points: Vec<DailyPoint> = match daily_series(state, &parts, currency, today).await? {
+        mut one if one.len() == 1 => one.remove(0),
+        several => {
+            let mut series: BTreeMap<NaiveDate, (Decimal, Decimal)> = BTreeMap::new();
+            for p in several.iter().flatten() {
+                let e = series.entry(p.date).or_default();
+                e.0 += p.value;
+                e.1 += p.flow;
+            }
+            series
+                .into_iter()
+                .map(|(date, (value, flow))| DailyPoint { date, value, flow })
+                .collect()
         }
-        let points = moat_portfolio::daily_values(
-            &part.settings,
-            part.transactions(),
-            &closes,
-            &fx,
-            currency,
-            today,
-        )
-        .map_err(domain_error)?;
-        for p in points {
-            let e = series.entry(p.date).or_default();
-            e.0 += p.value;
-            e.1 += p.flow;
-        }
-    }
-    let points: Vec<DailyPoint> = series
-        .into_iter()
-        .map(|(date, (value, flow))| DailyPoint { date, value, flow })
-        .collect();
+    };
     let periods = moat_portfolio::performance(&points, today)
         .iter()
         .map(|r| period_of(r, currency))
         .collect();
-    let bench = state
-        .market
-        .daily_candles(&benchmark, first - chrono::Duration::days(10), today)
-        .await
-        .map_err(ApiError::internal)?;
-    let bench: BTreeMap<NaiveDate, Decimal> =
-        bench.into_iter().map(|c| (c.date, c.close)).collect();
+    // From ten days before the first day, so that the base day has a close after a
+    // long holiday.
+    let bench = index_closes(state, &benchmark, first - chrono::Duration::days(10), today).await?;
     out.points = chart_points(&points, &bench, currency);
     out.periods = periods;
     Ok(out)
