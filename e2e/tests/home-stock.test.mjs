@@ -101,6 +101,16 @@ describe('home and the stock page', () => {
   test('a USD trade gets the day’s stored USD/KRW rate, which the member may change', async () => {
     const token = await newMember();
     const p = await api(token, 'POST', '/api/portfolios', { name: 'Main', base_currency: 'KRW' });
+    // The first start's backfill stores the rates; on a busy machine it may still be at
+    // work when this test begins, and the form reads the rate once, when it opens.
+    const day = (offset) => new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+    await eventually(
+      async () => {
+        const recent = await api(null, 'GET', `/api/fx/USDKRW?from=${day(-14)}&to=${day(1)}`);
+        assert.ok(recent.rates.length > 0, 'the backfill has stored USD/KRW rates');
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     const { page, errors } = await tab(token);
     await page.goto(`${env.server.url}/stocks/NASDAQ:AAPL`);
     await page.getByRole('link', { name: '거래 기록' }).click();
