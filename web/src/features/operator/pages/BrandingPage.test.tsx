@@ -51,7 +51,9 @@ describe('the operator branding page', () => {
     expect(await within(logo).findByText('기본으로 되돌렸습니다.')).toBeTruthy();
     expect(server.uploads.at(-1)).toMatchObject({ method: 'DELETE', path: '/api/admin/branding/logo' });
     await waitFor(() => expect(banner.querySelector('img.logo-mark--house')).toBeNull());
-  });
+    // The whole app renders twice over here: on a busy 2-core runner it took just over
+    // vitest's default 5 s.
+  }, 15_000);
 
   it('words a refused image in the page’s language', async () => {
     const server = brandingServer();
