@@ -9,24 +9,13 @@ mod helpers;
 use std::str::FromStr;
 
 use futures_util::future::join_all;
-use helpers::{assert_error, has_field_error, send, signup, TestApp};
+use helpers::{
+    assert_error, create_portfolio, has_field_error, member_json, send, signup, TestApp,
+};
 use moat_storage::testing::TestDatabase;
 use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-
-async fn create(app: &TestApp, token: &str, name: &str, base: &str) -> i64 {
-    let r = send(
-        app,
-        Method::POST,
-        "/api/portfolios",
-        Some(token),
-        Some(json!({"name": name, "base_currency": base})),
-    )
-    .await;
-    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
-    r.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
-}
 
 async fn add(app: &TestApp, token: &str, id: i64, tx: &Value) -> reqwest::Response {
     send(
@@ -54,12 +43,6 @@ async fn add_with_key(
         .send()
         .await
         .unwrap()
-}
-
-async fn get_json(app: &TestApp, token: &str, path: &str) -> Value {
-    let r = send(app, Method::GET, path, Some(token), None).await;
-    assert_eq!(r.status(), 200, "{path}: {}", r.text().await.unwrap());
-    r.json().await.unwrap()
 }
 
 fn dec(v: &Value) -> Decimal {
@@ -105,7 +88,7 @@ async fn parallel_sells_of_the_same_shares_record_one() {
         let backend = db.backend;
         let (a, b) = two_instances(db).await;
         let token = signup(&a, "racer@moat.example", "racer").await;
-        let id = create(&a, &token, "Main", "KRW").await;
+        let id = create_portfolio(&a, &token, "Main", "KRW").await;
         let r = add(&a, &token, id, &buy("2024-01-02", "10", "70000")).await;
         assert_eq!(r.status(), 201);
         let tx = sell("2024-02-01", "10", "75000");
@@ -128,18 +111,18 @@ async fn parallel_sells_of_the_same_shares_record_one() {
             [201, 422, 422, 422, 422, 422, 422, 422],
             "{backend:?}: one sell recorded"
         );
-        let txs = get_json(&b, &token, &format!("/api/portfolios/{id}/transactions")).await;
+        let txs = member_json(&b, &token, &format!("/api/portfolios/{id}/transactions")).await;
         assert_eq!(txs.as_array().unwrap().len(), 2, "{backend:?}");
         for app in [&a, &b] {
-            let list = get_json(app, &token, "/api/portfolios").await;
+            let list = member_json(app, &token, "/api/portfolios").await;
             assert!(
                 list["portfolios"][0]["ledger_issue"].is_null(),
                 "{backend:?}"
             );
-            get_json(app, &token, "/api/portfolios/meta/valuation").await;
-            get_json(app, &token, &format!("/api/portfolios/{id}/performance")).await;
-            get_json(app, &token, &format!("/api/portfolios/{id}/allocation")).await;
-            get_json(app, &token, "/api/me/dividends").await;
+            member_json(app, &token, "/api/portfolios/meta/valuation").await;
+            member_json(app, &token, &format!("/api/portfolios/{id}/performance")).await;
+            member_json(app, &token, &format!("/api/portfolios/{id}/allocation")).await;
+            member_json(app, &token, "/api/me/dividends").await;
         }
     }
 }
@@ -154,7 +137,7 @@ async fn an_idempotency_key_records_one_trade() {
         let backend = db.backend;
         let app = TestApp::spawn_with(db, |_| {}).await;
         let token = signup(&app, "tap@moat.example", "tapper").await;
-        let id = create(&app, &token, "Main", "KRW").await;
+        let id = create_portfolio(&app, &token, "Main", "KRW").await;
         let tx = buy("2024-01-02", "10", "70000");
 
         let first = add_with_key(&app, &token, id, "double-tap-1", &tx).await;
@@ -176,7 +159,7 @@ async fn an_idempotency_key_records_one_trade() {
         }
         ids.dedup();
         assert_eq!(ids.len(), 1, "{backend:?}: every answer names one trade");
-        let txs = get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
+        let txs = member_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
         assert_eq!(txs.as_array().unwrap().len(), 2, "{backend:?}");
 
         // The same key with another body.
@@ -213,14 +196,14 @@ async fn an_idempotency_key_records_one_trade() {
         }
         // Another member's key of the same name is another key.
         let bob = signup(&app, "bob@moat.example", "bob").await;
-        let bobs = create(&app, &bob, "Bob", "KRW").await;
+        let bobs = create_portfolio(&app, &bob, "Bob", "KRW").await;
         assert_eq!(
             add_with_key(&app, &bob, bobs, "double-tap-1", &tx)
                 .await
                 .status(),
             201
         );
-        let txs = get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
+        let txs = member_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
         assert_eq!(txs.as_array().unwrap().len(), 3, "{backend:?}");
     }
 }
@@ -235,8 +218,8 @@ async fn an_invalid_ledger_stays_readable() {
         let backend = db.backend;
         let app = TestApp::spawn_with(db, |_| {}).await;
         let token = signup(&app, "old@moat.example", "olddata").await;
-        let broken = create(&app, &token, "Old", "KRW").await;
-        let good = create(&app, &token, "Good", "KRW").await;
+        let broken = create_portfolio(&app, &token, "Old", "KRW").await;
+        let good = create_portfolio(&app, &token, "Good", "KRW").await;
         assert_eq!(
             add(&app, &token, broken, &buy("2024-01-02", "10", "70000"))
                 .await
@@ -253,7 +236,7 @@ async fn an_invalid_ledger_stays_readable() {
         let storage = moat_storage::connect(&app.db.url, &Default::default())
             .await
             .unwrap();
-        let me = get_json(&app, &token, "/api/me").await;
+        let me = member_json(&app, &token, "/api/me").await;
         let user_id = me["user_id"].as_i64().unwrap();
         let mut bad = moat_storage::NewTransaction::new(
             "sell",
@@ -280,7 +263,7 @@ async fn an_invalid_ledger_stays_readable() {
             .await
             .unwrap();
 
-        let list = get_json(&app, &token, "/api/portfolios").await;
+        let list = member_json(&app, &token, "/api/portfolios").await;
         let issue = &list["portfolios"][0]["ledger_issue"];
         assert_eq!(issue["transaction_id"], bad.id, "{backend:?}: {list}");
         assert_eq!(issue["code"], "insufficient_quantity");
@@ -288,28 +271,28 @@ async fn an_invalid_ledger_stays_readable() {
         assert_eq!(issue["trade_date"], "2024-03-04");
         assert!(list["portfolios"][1]["ledger_issue"].is_null());
         // Everything before the sell: the 10 shares; nothing after it (the deposit).
-        let v = get_json(&app, &token, &format!("/api/portfolios/{broken}/valuation")).await;
+        let v = member_json(&app, &token, &format!("/api/portfolios/{broken}/valuation")).await;
         assert_eq!(v["holdings"][0]["quantity"], "10", "{backend:?}");
         assert_eq!(v["totals"]["cash"], "0");
         assert_eq!(v["ledger_issues"][0]["transaction_id"], bad.id);
-        let meta = get_json(&app, &token, "/api/portfolios/meta/valuation").await;
+        let meta = member_json(&app, &token, "/api/portfolios/meta/valuation").await;
         assert_eq!(meta["holdings"][0]["quantity"], "13", "{backend:?}");
         assert_eq!(meta["ledger_issues"].as_array().unwrap().len(), 1);
-        let p = get_json(
+        let p = member_json(
             &app,
             &token,
             &format!("/api/portfolios/{broken}/performance"),
         )
         .await;
         assert_eq!(p["ledger_issues"][0]["transaction_id"], bad.id);
-        get_json(&app, &token, "/api/portfolios/meta/performance").await;
-        get_json(
+        member_json(&app, &token, "/api/portfolios/meta/performance").await;
+        member_json(
             &app,
             &token,
             &format!("/api/portfolios/{broken}/allocation"),
         )
         .await;
-        let div = get_json(&app, &token, "/api/me/dividends").await;
+        let div = member_json(&app, &token, "/api/me/dividends").await;
         assert_eq!(div["ledger_issues"][0]["transaction_id"], bad.id);
 
         // A trade that does not add a problem is taken; one that does is refused.
@@ -332,9 +315,9 @@ async fn an_invalid_ledger_stays_readable() {
         )
         .await;
         assert_eq!(r.status(), 204, "{backend:?}");
-        let list = get_json(&app, &token, "/api/portfolios").await;
+        let list = member_json(&app, &token, "/api/portfolios").await;
         assert!(list["portfolios"][0]["ledger_issue"].is_null());
-        let v = get_json(&app, &token, &format!("/api/portfolios/{broken}/valuation")).await;
+        let v = member_json(&app, &token, &format!("/api/portfolios/{broken}/valuation")).await;
         assert_eq!(v["holdings"][0]["quantity"], "11");
         // The deposit, less the buy of 1 @ 70,000 made since.
         assert_eq!(v["totals"]["cash"], "930000");
@@ -350,7 +333,7 @@ async fn imports_racing_each_other_record_each_row_once() {
         let backend = db.backend;
         let (a, b) = two_instances(db).await;
         let token = signup(&a, "imp@moat.example", "importer").await;
-        let id = create(&a, &token, "Main", "KRW").await;
+        let id = create_portfolio(&a, &token, "Main", "KRW").await;
         let mut csv = String::from("date,type,instrument,quantity,price,currency\n");
         for day in 2..=20 {
             csv += &format!("2024-01-{day:02},buy,KRX:005930,1,70000,KRW\n");
@@ -373,7 +356,7 @@ async fn imports_racing_each_other_record_each_row_once() {
             skipped += body["skipped_duplicates"].as_i64().unwrap();
         }
         assert_eq!((imported, skipped), (19, 19), "{backend:?}");
-        let txs = get_json(&a, &token, &format!("/api/portfolios/{id}/transactions")).await;
+        let txs = member_json(&a, &token, &format!("/api/portfolios/{id}/transactions")).await;
         assert_eq!(txs.as_array().unwrap().len(), 19, "{backend:?}");
     }
 }
@@ -413,7 +396,7 @@ async fn other_checks_before_writes_hold_under_concurrency() {
             5,
             "{backend:?}"
         );
-        let list = get_json(&app, &token, "/api/portfolios").await;
+        let list = member_json(&app, &token, "/api/portfolios").await;
         assert_eq!(list["portfolios"].as_array().unwrap().len(), 20);
 
         let mut tokens = Vec::new();
@@ -475,7 +458,7 @@ async fn other_checks_before_writes_hold_under_concurrency() {
         for r in join_all(puts).await {
             assert_eq!(r.status(), 200, "{backend:?}: {}", r.text().await.unwrap());
         }
-        let now = get_json(&app, &token, "/api/me/favorites").await;
+        let now = member_json(&app, &token, "/api/me/favorites").await;
         let now: Vec<&str> = now
             .as_array()
             .unwrap()
@@ -520,7 +503,7 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
     // $410 as in the report, and $650: 30 % above Microsoft's price today ($500), far
     // above its simulated close in February 2025.
     for (i, price) in ["410", "650"].iter().enumerate() {
-        let id = create(&app, &token, &format!("Repro {i}"), "KRW").await;
+        let id = create_portfolio(&app, &token, &format!("Repro {i}"), "KRW").await;
         let price = Decimal::from_str(price).unwrap();
         for tx in [
             buy("2025-02-03", "10", "52000"),
@@ -530,7 +513,7 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
             let r = add(&app, &token, id, &tx).await;
             assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
         }
-        let p = get_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;
+        let p = member_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;
         let points = p["points"].as_array().unwrap();
         // The chart's base is the day before the first trade, at 0 %.
         assert_eq!(points[0]["date"], "2025-02-02");
@@ -581,7 +564,7 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
             .find(|x| x["period"] == "ALL")
             .unwrap()["twr"])
     };
-    let list = get_json(&app, &token, "/api/portfolios").await;
+    let list = member_json(&app, &token, "/api/portfolios").await;
     let ids: Vec<i64> = list["portfolios"]
         .as_array()
         .unwrap()
@@ -589,7 +572,7 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
         .map(|p| p["portfolio"]["id"].as_i64().unwrap())
         .collect();
     let a = twr_of(
-        &get_json(
+        &member_json(
             &app,
             &token,
             &format!("/api/portfolios/{}/performance", ids[0]),
@@ -597,14 +580,14 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
         .await,
     );
     let b = twr_of(
-        &get_json(
+        &member_json(
             &app,
             &token,
             &format!("/api/portfolios/{}/performance", ids[1]),
         )
         .await,
     );
-    let meta = twr_of(&get_json(&app, &token, "/api/portfolios/meta/performance").await);
+    let meta = twr_of(&member_json(&app, &token, "/api/portfolios/meta/performance").await);
     assert!(
         meta >= a.min(b) - Decimal::new(1, 2) && meta <= a.max(b) + Decimal::new(1, 2),
         "meta {meta} between {a} and {b}"

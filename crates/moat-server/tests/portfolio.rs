@@ -4,22 +4,11 @@
 
 mod helpers;
 
-use helpers::{assert_error, has_field_error, send, signup, TestApp};
+use helpers::{
+    assert_error, create_portfolio, has_field_error, member_json, send, signup, TestApp,
+};
 use reqwest::Method;
 use serde_json::{json, Value};
-
-async fn create(app: &TestApp, token: &str, name: &str, base: &str) -> i64 {
-    let r = send(
-        app,
-        Method::POST,
-        "/api/portfolios",
-        Some(token),
-        Some(json!({"name": name, "base_currency": base})),
-    )
-    .await;
-    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
-    r.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
-}
 
 async fn add(app: &TestApp, token: &str, id: i64, tx: Value) -> reqwest::Response {
     send(
@@ -30,12 +19,6 @@ async fn add(app: &TestApp, token: &str, id: i64, tx: Value) -> reqwest::Respons
         Some(tx),
     )
     .await
-}
-
-async fn get_json(app: &TestApp, token: &str, path: &str) -> Value {
-    let r = send(app, Method::GET, path, Some(token), None).await;
-    assert_eq!(r.status(), 200, "{path}: {}", r.text().await.unwrap());
-    r.json().await.unwrap()
 }
 
 /// Deposit 2,000,000; buy 10 @ 70,000 (fee 1,000); buy 10 @ 80,000 (fee 1,000); sell 5
@@ -57,10 +40,10 @@ async fn samsung_trades(app: &TestApp, token: &str, id: i64) {
 async fn a_worked_example_to_the_won_with_both_cost_methods() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
-    let id = create(&app, &token, "키움", "KRW").await;
+    let id = create_portfolio(&app, &token, "키움", "KRW").await;
     samsung_trades(&app, &token, id).await;
 
-    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    let v = member_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
     let h = &v["holdings"][0];
     assert_eq!(h["instrument"], "KRX:005930");
     assert_eq!(h["name_ko"], "삼성전자");
@@ -82,7 +65,7 @@ async fn a_worked_example_to_the_won_with_both_cost_methods() {
     )
     .await;
     assert_eq!(r.status(), 200);
-    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    let v = member_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
     assert_eq!(v["holdings"][0]["cost_basis"], "1151500");
     assert_eq!(v["holdings"][0]["realised_gain"], "98100");
     app.stop().await.unwrap();
@@ -92,13 +75,13 @@ async fn a_worked_example_to_the_won_with_both_cost_methods() {
 async fn invalid_transactions_name_their_field_and_store_nothing() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
-    let id = create(&app, &token, "Main", "KRW").await;
+    let id = create_portfolio(&app, &token, "Main", "KRW").await;
     samsung_trades(&app, &token, id).await;
     // 15 held; sell 12 more, leaving 3.
     let sell = json!({"kind": "sell", "trade_date": "2024-03-06", "instrument_id": "KRX:005930", "quantity": "12", "price": "91000", "currency": "KRW"});
     assert_eq!(add(&app, &token, id, sell).await.status(), 201);
     let path = format!("/api/portfolios/{id}/transactions");
-    let before = get_json(&app, &token, &path).await;
+    let before = member_json(&app, &token, &path).await;
 
     let cases = [
         (
@@ -192,7 +175,7 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
     let body = assert_error(r, 422, "invalid_input").await;
     assert!(has_field_error(&body, "quantity"), "{body}");
     assert_eq!(
-        get_json(&app, &token, &path).await,
+        member_json(&app, &token, &path).await,
         before,
         "nothing changed"
     );
@@ -225,10 +208,10 @@ async fn another_members_portfolio_is_not_found_and_unchanged() {
     let app = TestApp::spawn().await;
     let alice = signup(&app, "a@moat.example", "alice").await;
     let bob = signup(&app, "b@moat.example", "bob").await;
-    let id = create(&app, &alice, "Alice's", "KRW").await;
+    let id = create_portfolio(&app, &alice, "Alice's", "KRW").await;
     samsung_trades(&app, &alice, id).await;
     let tx_path = format!("/api/portfolios/{id}/transactions");
-    let before = get_json(&app, &alice, &tx_path).await;
+    let before = member_json(&app, &alice, &tx_path).await;
     let tx_id = before[0]["id"].as_i64().unwrap();
     let deposit = json!({"kind": "deposit", "trade_date": "2024-01-02", "quantity": "1", "price": "5", "currency": "KRW"});
 
@@ -273,21 +256,21 @@ async fn another_members_portfolio_is_not_found_and_unchanged() {
         .unwrap();
     assert_error(r, 404, "not_found").await;
     // Bob's own list and meta portfolio know nothing of Alice's.
-    let list = get_json(&app, &bob, "/api/portfolios").await;
+    let list = member_json(&app, &bob, "/api/portfolios").await;
     assert_eq!(list["portfolios"], json!([]));
-    let meta = get_json(&app, &bob, "/api/portfolios/meta/valuation").await;
+    let meta = member_json(&app, &bob, "/api/portfolios/meta/valuation").await;
     assert_eq!(meta["holdings"], json!([]));
-    assert_eq!(get_json(&app, &alice, &tx_path).await, before);
+    assert_eq!(member_json(&app, &alice, &tx_path).await, before);
     assert_eq!(
-        get_json(&app, &alice, &format!("/api/portfolios/{id}")).await["name"],
+        member_json(&app, &alice, &format!("/api/portfolios/{id}")).await["name"],
         "Alice's"
     );
     // Alice's export carries her portfolio; Bob's does not.
-    let export = get_json(&app, &alice, "/api/me/export").await;
+    let export = member_json(&app, &alice, "/api/me/export").await;
     assert_eq!(export["portfolios"][0]["portfolio"]["name"], "Alice's");
     assert_eq!(export["portfolios"][0]["transactions"], before);
     assert_eq!(
-        get_json(&app, &bob, "/api/me/export").await["portfolios"],
+        member_json(&app, &bob, "/api/me/export").await["portfolios"],
         json!([])
     );
     // Without a token: 401.
@@ -299,7 +282,7 @@ async fn another_members_portfolio_is_not_found_and_unchanged() {
 async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
-    let id = create(&app, &token, "Source", "KRW").await;
+    let id = create_portfolio(&app, &token, "Source", "KRW").await;
     samsung_trades(&app, &token, id).await;
     let import = |id: i64, path: &'static str, body: String| {
         app.client
@@ -341,7 +324,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     assert_eq!(body["errors"].as_array().unwrap().len(), 4);
     let tx_path = format!("/api/portfolios/{id}/transactions");
     assert_eq!(
-        get_json(&app, &token, &tx_path)
+        member_json(&app, &token, &tx_path)
             .await
             .as_array()
             .unwrap()
@@ -361,7 +344,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     .text()
     .await
     .unwrap();
-    let copy = create(&app, &token, "Copy", "KRW").await;
+    let copy = create_portfolio(&app, &token, "Copy", "KRW").await;
     let r: Value = import(copy, "import", csv.clone())
         .await
         .unwrap()
@@ -374,7 +357,7 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
         let app = &app;
         let token = &token;
         async move {
-            let v = get_json(app, token, &path).await;
+            let v = member_json(app, token, &path).await;
             (
                 v["holdings"].clone(),
                 v["totals"]["cash"].clone(),
@@ -410,10 +393,10 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
     );
 
     // The meta portfolio is the sum of its parts.
-    let meta = get_json(&app, &token, "/api/portfolios/meta/valuation").await;
+    let meta = member_json(&app, &token, "/api/portfolios/meta/valuation").await;
     assert_eq!(meta["totals"]["cost_basis"], "2253000");
     assert_eq!(meta["totals"]["cash"], "1893200");
-    let list = get_json(&app, &token, "/api/portfolios").await;
+    let list = member_json(&app, &token, "/api/portfolios").await;
     assert_eq!(list["meta"]["cost_basis"], "2253000");
     assert_eq!(list["portfolios"].as_array().unwrap().len(), 2);
     app.stop().await.unwrap();
@@ -423,9 +406,9 @@ async fn import_previews_bad_rows_applies_all_or_nothing_and_round_trips() {
 async fn performance_gives_daily_values_and_every_period() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
-    let id = create(&app, &token, "Main", "KRW").await;
+    let id = create_portfolio(&app, &token, "Main", "KRW").await;
     samsung_trades(&app, &token, id).await;
-    let p = get_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;
+    let p = member_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;
     assert_eq!(p["currency"], "KRW");
     assert_eq!(p["benchmark"], "INDEX:KOSPI");
     let points = p["points"].as_array().unwrap();
@@ -452,7 +435,7 @@ async fn performance_gives_daily_values_and_every_period() {
         "invalid_parameter",
     )
     .await;
-    let a = get_json(
+    let a = member_json(
         &app,
         &token,
         &format!("/api/portfolios/{id}/allocation?by=sector"),
@@ -526,12 +509,12 @@ async fn a_members_dividends_offer_entitlements_until_recorded() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
     assert_error(app.get("/api/me/dividends").await, 401, "unauthenticated").await;
-    let id = create(&app, &token, "Main", "KRW").await;
+    let id = create_portfolio(&app, &token, "Main", "KRW").await;
     let bought = chrono::Utc::now().date_naive() - chrono::Duration::days(400);
     let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
     assert_eq!(add(&app, &token, id, buy).await.status(), 201);
 
-    let mine = get_json(&app, &token, "/api/me/dividends").await;
+    let mine = member_json(&app, &token, "/api/me/dividends").await;
     let owed = mine["entitlements"].as_array().unwrap();
     assert!(owed.len() >= 3, "a year of quarterly dividends: {mine}");
     let e = &owed[0];
@@ -552,7 +535,7 @@ async fn a_members_dividends_offer_entitlements_until_recorded() {
     let record = json!({"kind": "dividend", "trade_date": e["pay_date"], "instrument_id": "KRX:005930",
         "quantity": e["quantity"], "price": e["per_share"], "tax": e["tax"], "currency": "KRW"});
     assert_eq!(add(&app, &token, id, record).await.status(), 201);
-    let after = get_json(&app, &token, "/api/me/dividends").await;
+    let after = member_json(&app, &token, "/api/me/dividends").await;
     assert_eq!(
         after["entitlements"].as_array().unwrap().len(),
         owed.len() - 1
@@ -592,25 +575,25 @@ async fn a_write_through_one_instance_is_read_by_another() {
     })
     .await;
     let token = signup(&a, "a@moat.example", "alice").await;
-    let id = create(&a, &token, "Main", "KRW").await;
+    let id = create_portfolio(&a, &token, "Main", "KRW").await;
     samsung_trades(&a, &token, id).await;
     let quantity = |v: &Value| v["holdings"][0]["quantity"].as_str().unwrap().to_owned();
     let valuation = format!("/api/portfolios/{id}/valuation");
     // Both instances read (and keep) the ledger: 15 shares.
-    assert_eq!(quantity(&get_json(&a, &token, &valuation).await), "15");
-    assert_eq!(quantity(&get_json(&b, &token, &valuation).await), "15");
+    assert_eq!(quantity(&member_json(&a, &token, &valuation).await), "15");
+    assert_eq!(quantity(&member_json(&b, &token, &valuation).await), "15");
     let meta_cash = |v: &Value| v["portfolios"][0]["totals"]["cash"].clone();
-    let list_before = get_json(&b, &token, "/api/portfolios").await;
+    let list_before = member_json(&b, &token, "/api/portfolios").await;
 
     // A buy through A: B's next reads see it.
     let buy = json!({"kind": "buy", "trade_date": "2024-04-01", "instrument_id": "KRX:005930", "quantity": "2", "price": "75000", "currency": "KRW"});
     assert_eq!(add(&a, &token, id, buy).await.status(), 201);
-    assert_eq!(quantity(&get_json(&b, &token, &valuation).await), "17");
+    assert_eq!(quantity(&member_json(&b, &token, &valuation).await), "17");
     assert_eq!(
-        quantity(&get_json(&b, &token, "/api/portfolios/meta/valuation").await),
+        quantity(&member_json(&b, &token, "/api/portfolios/meta/valuation").await),
         "17"
     );
-    let list_after = get_json(&b, &token, "/api/portfolios").await;
+    let list_after = member_json(&b, &token, "/api/portfolios").await;
     assert_ne!(
         meta_cash(&list_before),
         meta_cash(&list_after),
@@ -618,7 +601,7 @@ async fn a_write_through_one_instance_is_read_by_another() {
     );
 
     // Deleting it through B: A's next read sees 15 again.
-    let txs = get_json(&b, &token, &format!("/api/portfolios/{id}/transactions")).await;
+    let txs = member_json(&b, &token, &format!("/api/portfolios/{id}/transactions")).await;
     let last = txs.as_array().unwrap().last().unwrap()["id"]
         .as_i64()
         .unwrap();
@@ -631,7 +614,7 @@ async fn a_write_through_one_instance_is_read_by_another() {
     )
     .await;
     assert_eq!(r.status(), 204);
-    assert_eq!(quantity(&get_json(&a, &token, &valuation).await), "15");
+    assert_eq!(quantity(&member_json(&a, &token, &valuation).await), "15");
     b.stop().await.unwrap();
     a.stop().await.unwrap();
 }
@@ -644,7 +627,7 @@ async fn a_write_through_one_instance_is_read_by_another() {
 async fn imports_are_bounded_and_previews_are_summaries() {
     let app = TestApp::spawn().await;
     let token = signup(&app, "caps@moat.example", "caps").await;
-    let id = create(&app, &token, "Caps", "KRW").await;
+    let id = create_portfolio(&app, &token, "Caps", "KRW").await;
     let post = |body: reqwest::Body, path: &'static str| {
         app.client
             .post(app.url(&format!("/api/portfolios/{id}/{path}")))
@@ -700,7 +683,7 @@ async fn imports_are_bounded_and_previews_are_summaries() {
     assert_eq!(p["errors"][0]["line"], 1001);
     assert_eq!(p["errors"][0]["column"], "quantity");
     // Nothing stored by any of it.
-    let txs = get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
+    let txs = member_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await;
     assert!(txs.as_array().unwrap().is_empty());
 }
 
@@ -793,8 +776,8 @@ async fn the_answers_match_their_documented_schemas() {
     let app = TestApp::spawn().await;
     let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
     let token = signup(&app, "schema@moat.example", "schema").await;
-    let id = create(&app, &token, "키움", "KRW").await;
-    let empty = create(&app, &token, "Empty", "USD").await;
+    let id = create_portfolio(&app, &token, "키움", "KRW").await;
+    let empty = create_portfolio(&app, &token, "Empty", "USD").await;
     samsung_trades(&app, &token, id).await;
     let dividend = json!({"kind": "dividend", "trade_date": "2024-04-19", "instrument_id": "KRX:005930", "quantity": "15", "price": "361", "currency": "KRW"});
     let r = add(&app, &token, id, dividend).await;
@@ -829,15 +812,15 @@ async fn the_answers_match_their_documented_schemas() {
     ];
     let mut problems = Vec::new();
     for (documented, path) in reads {
-        let body = get_json(&app, &token, &path).await;
+        let body = member_json(&app, &token, &path).await;
         let schema = &doc["paths"][documented]["get"]["responses"]["200"]["content"]
             ["application/json"]["schema"];
         check_against(&doc, schema, &body, &path, &mut problems);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    let v = get_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
+    let v = member_json(&app, &token, &format!("/api/portfolios/{id}/valuation")).await;
     assert_eq!(v["holdings"][0]["sector"], "Information Technology", "{v}");
-    let d = get_json(&app, &token, "/api/me/dividends").await;
+    let d = member_json(&app, &token, "/api/me/dividends").await;
     assert_eq!(d["received"][0]["gross"], "5415", "{d}");
     app.stop().await.unwrap();
 }
@@ -847,7 +830,7 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     use rust_decimal::Decimal;
     let app = TestApp::spawn().await;
     let token = signup(&app, "a@moat.example", "alice").await;
-    let id = create(&app, &token, "Main", "KRW").await;
+    let id = create_portfolio(&app, &token, "Main", "KRW").await;
     let today = chrono::Utc::now().date_naive();
     let bought = today - chrono::Duration::days(400);
     let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
@@ -873,7 +856,7 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     assert_eq!(add(&app, &token, id, more).await.status(), 201);
 
     let pay_date = paid["pay_date"].as_str().unwrap();
-    let draft = get_json(
+    let draft = member_json(
         &app,
         &token,
         &format!("/api/portfolios/{id}/dividend-draft?instrument=KRX:005930&date={pay_date}"),
@@ -895,7 +878,7 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     );
 
     // A US stock: 15 % under the Korea–US treaty; nothing held, nothing withheld.
-    let us = get_json(
+    let us = member_json(
         &app,
         &token,
         &format!("/api/portfolios/{id}/dividend-draft?instrument=NASDAQ:AAPL"),
@@ -964,7 +947,7 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
         let app = &app;
         let token = &token;
         async move {
-            let v = get_json(app, token, &path).await;
+            let v = member_json(app, token, &path).await;
             let mut out: Vec<(String, String)> = v["holdings"]
                 .as_array()
                 .unwrap()
@@ -1046,7 +1029,7 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
         held,
     } in cases
     {
-        let id = create(&app, &token, file, "KRW").await;
+        let id = create_portfolio(&app, &token, file, "KRW").await;
         let preview: Value = post(id, "import/preview", broker_fixture(file))
             .await
             .unwrap()
@@ -1077,7 +1060,7 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
     }
 
     // Bad input stores nothing: a truncated EUC-KR file, a bad number, an unknown layout.
-    let id = create(&app, &token, "Bad", "KRW").await;
+    let id = create_portfolio(&app, &token, "Bad", "KRW").await;
     for (file, line, code) in [
         ("kiwoom-truncated.csv", 1, "invalid_encoding"),
         ("kiwoom-bad-number.csv", 3, "invalid_number"),
@@ -1097,7 +1080,7 @@ async fn broker_files_are_named_in_the_preview_and_import_their_holdings() {
         assert_eq!(body["code"], "invalid_import");
     }
     assert_eq!(
-        get_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await,
+        member_json(&app, &token, &format!("/api/portfolios/{id}/transactions")).await,
         json!([])
     );
     app.stop().await.unwrap();

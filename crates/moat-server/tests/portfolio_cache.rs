@@ -15,7 +15,7 @@ use std::{
 };
 
 use chrono::{Days, NaiveDate};
-use helpers::{login, send, signup, TestApp, PASSWORD};
+use helpers::{create_portfolio, login, member_json, send, signup, TestApp, PASSWORD};
 use moat_market::{DailyCandle, FxRate};
 use moat_server::clock::{Clock, ManualClock};
 use moat_storage::testing::TestDatabase;
@@ -217,28 +217,14 @@ impl Run {
                 if next <= latest {
                     self.clock.advance(Duration::from_secs(days * 86_400));
                 }
-                // Tokens follow the clock: log in again at the new time.
-                let r = login(&self.kept, &self.email, PASSWORD).await;
-                assert_eq!(r.status(), 200);
-                self.token = r.json::<Value>().await.unwrap()["token"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned();
+                self.token = log_in_again(&self.kept, &self.email).await;
                 format!("today is {}", today(&self.clock))
             }
         }
     }
 
-    async fn read_on(&self, app: &TestApp, path: &str) -> Value {
-        let r = send(app, Method::GET, path, Some(&self.token), None).await;
-        let status = r.status().as_u16();
-        let text = r.text().await.unwrap();
-        assert_eq!(status, 200, "{path}: {text}");
-        serde_json::from_str(&text).unwrap()
-    }
-
     async fn read(&self, path: &str) -> Value {
-        self.read_on(&self.kept, path).await
+        member_json(&self.kept, &self.token, path).await
     }
 
     /// Every figure read on both instances; they must agree.
@@ -257,8 +243,8 @@ impl Run {
             }
         }
         for path in paths {
-            let kept = settled(&path, self.read_on(&self.kept, &path).await);
-            let fresh = settled(&path, self.read_on(&self.fresh, &path).await);
+            let kept = settled(&path, member_json(&self.kept, &self.token, &path).await);
+            let fresh = settled(&path, member_json(&self.fresh, &self.token, &path).await);
             assert_eq!(
                 kept, fresh,
                 "step {step} ({what}): {path} differs between the instance that keeps results and the one that does not"
@@ -337,41 +323,47 @@ async fn lookups(app: &TestApp, kind: &str) -> [u64; 3] {
     })
 }
 
+/// Two instances on `db` sharing a broker, a token key and a manual clock standing
+/// [`START_DAYS_AGO`] in the past: the first keeps derived results, the second keeps
+/// none (`derived_cache_mb = 0`).
+async fn pair(db: &TestDatabase) -> (TestApp, TestApp, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::at(
+        SystemTime::now() - Duration::from_secs(START_DAYS_AGO * 86_400),
+    ));
+    let broker: Arc<dyn moat_server::broker::Broker> =
+        Arc::new(moat_server::broker::LocalBroker::default());
+    let config = |cache_mb: u64| {
+        move |c: &mut moat_server::config::Config| {
+            c.accounts.token_key = helpers::PAIR_TOKEN_KEY.into();
+            c.portfolio.derived_cache_mb = cache_mb;
+        }
+    };
+    let kept = TestApp::spawn_on(db.shared(), config(64), clock.clone(), broker.clone()).await;
+    let fresh = TestApp::spawn_on(db.shared(), config(0), clock.clone(), broker).await;
+    (kept, fresh, clock)
+}
+
+/// A new token for `email` at the clock's time (tokens follow the clock).
+async fn log_in_again(app: &TestApp, email: &str) -> String {
+    let r = login(app, email, PASSWORD).await;
+    assert_eq!(r.status(), 200);
+    r.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 #[tokio::test]
 async fn kept_results_equal_fresh_ones_over_random_ledgers_edits_and_days() {
     for (n, db) in TestDatabase::all().await.into_iter().enumerate() {
-        let clock = Arc::new(ManualClock::at(
-            SystemTime::now() - Duration::from_secs(START_DAYS_AGO * 86_400),
-        ));
-        let broker: Arc<dyn moat_server::broker::Broker> =
-            Arc::new(moat_server::broker::LocalBroker::default());
-        let config = |cache_mb: u64| {
-            move |c: &mut moat_server::config::Config| {
-                c.accounts.token_key = helpers::PAIR_TOKEN_KEY.into();
-                c.portfolio.derived_cache_mb = cache_mb;
-            }
-        };
-        let kept = TestApp::spawn_on(db.shared(), config(64), clock.clone(), broker.clone()).await;
-        let fresh = TestApp::spawn_on(db.shared(), config(0), clock.clone(), broker).await;
+        let (kept, fresh, clock) = pair(&db).await;
         let start = today(&clock) - Days::new(START_DAYS_AGO + SPAN_DAYS + 30);
         store_rates(&kept, start, chrono::Utc::now().date_naive()).await;
         let email = format!("cache{n}@moat.example");
         let token = signup(&kept, &email, "cache").await;
         let mut portfolios = Vec::new();
         for (name, base) in [("원화", "KRW"), ("달러", "USD")] {
-            let r = send(
-                &kept,
-                Method::POST,
-                "/api/portfolios",
-                Some(&token),
-                Some(json!({"name": name, "base_currency": base})),
-            )
-            .await;
-            assert_eq!(r.status(), 201);
-            portfolios.push((
-                r.json::<Value>().await.unwrap()["id"].as_i64().unwrap(),
-                base,
-            ));
+            portfolios.push((create_portfolio(&kept, &token, name, base).await, base));
         }
         let mut run = Run {
             kept,
@@ -423,29 +415,9 @@ async fn kept_results_equal_fresh_ones_over_random_ledgers_edits_and_days() {
 #[tokio::test]
 async fn a_new_day_extends_a_kept_series() {
     let db = TestDatabase::sqlite();
-    let clock = Arc::new(ManualClock::at(
-        SystemTime::now() - Duration::from_secs(START_DAYS_AGO * 86_400),
-    ));
-    let broker: Arc<dyn moat_server::broker::Broker> =
-        Arc::new(moat_server::broker::LocalBroker::default());
-    let config = |cache_mb: u64| {
-        move |c: &mut moat_server::config::Config| {
-            c.accounts.token_key = helpers::PAIR_TOKEN_KEY.into();
-            c.portfolio.derived_cache_mb = cache_mb;
-        }
-    };
-    let kept = TestApp::spawn_on(db.shared(), config(64), clock.clone(), broker.clone()).await;
-    let fresh = TestApp::spawn_on(db.shared(), config(0), clock.clone(), broker).await;
+    let (kept, fresh, clock) = pair(&db).await;
     let token = signup(&kept, "days@moat.example", "days").await;
-    let r = send(
-        &kept,
-        Method::POST,
-        "/api/portfolios",
-        Some(&token),
-        Some(json!({"name": "원화", "base_currency": "KRW"})),
-    )
-    .await;
-    let id = r.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let id = create_portfolio(&kept, &token, "원화", "KRW").await;
     let first = (today(&clock) - Days::new(200)).to_string();
     for tx in [
         json!({"kind": "deposit", "trade_date": first, "quantity": "1", "price": "10000000", "currency": "KRW"}),
@@ -462,18 +434,11 @@ async fn a_new_day_extends_a_kept_series() {
         assert_eq!(r.status(), 201);
     }
     let path = format!("/api/portfolios/{id}/performance");
-    let before = perf(&kept, &path, &token).await;
+    let before = member_json(&kept, &token, &path).await;
     assert_eq!(lookups(&kept, "series").await, [0, 0, 1]);
     clock.advance(Duration::from_secs(3 * 86_400));
-    let token = login(&kept, "days@moat.example", PASSWORD)
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let after = perf(&kept, &path, &token).await;
+    let token = log_in_again(&kept, "days@moat.example").await;
+    let after = member_json(&kept, &token, &path).await;
     assert_eq!(
         lookups(&kept, "series").await,
         [0, 1, 1],
@@ -487,16 +452,10 @@ async fn a_new_day_extends_a_kept_series() {
     );
     assert_eq!(
         after,
-        perf(&fresh, &path, &token).await,
+        member_json(&fresh, &token, &path).await,
         "the same as computed afresh"
     );
     // Read again the same day: kept as it is.
-    assert_eq!(after, perf(&kept, &path, &token).await);
+    assert_eq!(after, member_json(&kept, &token, &path).await);
     assert_eq!(lookups(&kept, "series").await, [1, 1, 1]);
-}
-
-async fn perf(app: &TestApp, path: &str, token: &str) -> Value {
-    let r = send(app, Method::GET, path, Some(token), None).await;
-    assert_eq!(r.status(), 200);
-    r.json::<Value>().await.unwrap()
 }

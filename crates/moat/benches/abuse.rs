@@ -27,7 +27,7 @@ use std::{
 use serde_json::{json, Value};
 
 mod support;
-use support::{percentile, rss_mb, status_kb, Server};
+use support::{percentile, rss_mb, status_kb, wait_ready, Server};
 
 /// How often `/healthz` is probed during an attack.
 const PROBE_EVERY: Duration = Duration::from_millis(5);
@@ -59,15 +59,7 @@ async fn start() -> Running {
             .expect("moat starts"),
     );
     let base = format!("http://127.0.0.1:{port}");
-    let client = reqwest::Client::new();
-    let started = Instant::now();
-    while client.get(format!("{base}/readyz")).send().await.is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "moat did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_ready(&base).await;
     Running {
         server,
         base,

@@ -18,7 +18,7 @@ use std::{
 };
 
 mod support;
-use support::{status_kb, Server};
+use support::{status_kb, wait_ready, Server};
 
 /// Parallel bombs per volley.
 const BOMBS: usize = 16;
@@ -58,14 +58,7 @@ async fn main() {
         .timeout(Duration::from_secs(120))
         .build()
         .unwrap();
-    let started = Instant::now();
-    while client.get(format!("{base}/readyz")).send().await.is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "moat did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_ready(&base).await;
 
     let mut doc = vec![b' '; BOMB_BYTES - 32];
     doc.extend_from_slice(br#"{"resourceSpans":[]}"#);

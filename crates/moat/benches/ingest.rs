@@ -42,7 +42,7 @@ use base64::Engine;
 
 mod support;
 use serde_json::{json, Value};
-use support::{cpu_seconds, db_bytes, loadavg, percentile, status_kb, Server};
+use support::{cpu_seconds, db_bytes, loadavg, percentile, status_kb, wait_ready, Server};
 
 const SESSIONS: usize = 500;
 const PUSH_INTERVAL_MS: u64 = 2_000;
@@ -964,14 +964,7 @@ async fn main() {
         .timeout(Duration::from_secs(60))
         .build()
         .unwrap();
-    let started = Instant::now();
-    while client.get(format!("{base}/readyz")).send().await.is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "moat did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_ready(&base).await;
     println!(
         "server settings: {} (other [observe] keys at their defaults)",
         settings.join(", ")

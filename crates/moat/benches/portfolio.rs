@@ -29,7 +29,7 @@ use std::{
 use serde_json::{json, Value};
 
 mod support;
-use support::{cpu_seconds, free_port, percentile, status_kb, Server};
+use support::{cpu_seconds, free_port, percentile, status_kb, wait_ready, Server};
 
 const HEAVY_PORTFOLIOS: usize = 10;
 const HEAVY_TRANSACTIONS: usize = 10_000;
@@ -69,13 +69,7 @@ impl Moat {
         let base = format!("http://127.0.0.1:{port}");
         let client = reqwest::Client::new();
         let started = Instant::now();
-        while client.get(format!("{base}/readyz")).send().await.is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "moat did not start"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_ready(&base).await;
         // The catch-up job backfills 5 years for every instrument: wait until the
         // process is idle for a second (at most 3 minutes).
         let pid = server.0.id().to_string();

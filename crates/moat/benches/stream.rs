@@ -29,7 +29,7 @@ use moat_storage::ConnectOptions;
 use tokio_tungstenite::tungstenite::Message;
 
 mod support;
-use support::{free_port, percentile, rss_mb, start_nats, Server};
+use support::{free_port, percentile, rss_mb, start_nats, wait_ready, Server};
 
 const INSTRUMENTS: usize = 150;
 const SUBSCRIBERS: usize = 2_000;
@@ -108,18 +108,6 @@ fn start_moat(host: &str, port: u16, dir: &std::path::Path, broker: Option<&str>
         cmd.env("MOAT_BROKER_URL", url);
     }
     Server(cmd.spawn().expect("moat starts"))
-}
-
-async fn wait_ready(base: &str) {
-    let client = reqwest::Client::new();
-    let started = Instant::now();
-    while client.get(format!("{base}/readyz")).send().await.is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "moat did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// What the load client measured.

@@ -298,6 +298,29 @@ pub async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
         .to_owned()
 }
 
+/// Creates a portfolio named `name` in `base` for the member of `token`; its id.
+pub async fn create_portfolio(app: &TestApp, token: &str, name: &str, base: &str) -> i64 {
+    let r = send(
+        app,
+        reqwest::Method::POST,
+        "/api/portfolios",
+        Some(token),
+        Some(serde_json::json!({"name": name, "base_currency": base})),
+    )
+    .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    r.json::<serde_json::Value>().await.unwrap()["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// `GET path` as the member of `token`: it must answer 200; its JSON.
+pub async fn member_json(app: &TestApp, token: &str, path: &str) -> serde_json::Value {
+    let r = send(app, reqwest::Method::GET, path, Some(token), None).await;
+    assert_eq!(r.status(), 200, "{path}: {}", r.text().await.unwrap());
+    r.json().await.unwrap()
+}
+
 /// Whether the error body `e` names `field` as `{code, params, message}`: a stable
 /// code, its parameters and an English message.
 pub fn has_field_error(e: &serde_json::Value, field: &str) -> bool {

@@ -82,6 +82,19 @@ pub fn percentile(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
+/// Waits until the `moat` at `base` answers `/readyz` (at most a minute).
+pub async fn wait_ready(base: &str) {
+    let client = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    while client.get(format!("{base}/readyz")).send().await.is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "moat did not start"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

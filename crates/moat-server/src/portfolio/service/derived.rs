@@ -119,9 +119,13 @@ pub(crate) async fn daily_series(
         }
         let through = settled_through(today, stored_until);
         let seen = seen(&keys, &versions);
-        let kept = through
-            .and_then(|_| cache.series(part.id, currency, part.revision, &seen))
-            .filter(|k| through.is_some_and(|t| k.run.next_day() <= t.succ_opt().unwrap_or(t)));
+        // Kept through a day no later than the settled one (a settled day that moved
+        // back, as a clock set back does, recomputes).
+        let kept = through.and_then(|t| {
+            cache
+                .series(part.id, currency, part.revision, &seen)
+                .filter(|k| k.run.next_day() <= t + Duration::days(1))
+        });
         plans.push(Plan {
             seen,
             through,
@@ -143,7 +147,11 @@ pub(crate) async fn daily_series(
             let e = from.entry(id.clone()).or_insert(start);
             *e = (*e).min(start);
         }
-        fx_from = Some(fx_from.map_or(start, |d| d.min(start)));
+        // Rates only for a part in another currency than the series' (what its kept
+        // series is keyed by, too).
+        if reads.fx {
+            fx_from = Some(fx_from.map_or(start, |d| d.min(start)));
+        }
     }
     let mut closes = PriceHistory::new();
     for (id, start) in &from {
@@ -167,56 +175,42 @@ pub(crate) async fn daily_series(
             run.advance(&part.settings, txs, &closes, &fx, currency, to)
                 .map_err(domain_error)
         };
-        let (mut points, mut run) = match plan.kept {
-            Some(kept) => {
-                let mut run = kept.run.clone();
-                let through = plan.through.expect("kept only with a settled day");
-                if run.next_day() <= through {
-                    let mut points = Vec::clone(&kept.points);
-                    points.extend(advance(&mut run, through)?);
-                    cache.count_series(Outcome::Extended);
-                    let points = std::sync::Arc::new(points);
-                    cache.keep_series(
-                        part.id,
-                        currency,
-                        SeriesEntry {
-                            revision: part.revision,
-                            versions: plan.seen,
-                            points: points.clone(),
-                            run: run.clone(),
-                        },
-                    );
-                    (Vec::clone(&points), run)
-                } else {
-                    cache.count_series(Outcome::Hit);
-                    (Vec::clone(&kept.points), run)
-                }
-            }
-            None => {
-                let Some((mut run, first)) =
-                    SeriesRun::start(&part.settings, txs).map_err(domain_error)?
-                else {
+        // The kept points and where they carry on, or the first point of a series
+        // computed afresh.
+        let (mut points, mut run, outcome) = match plan.kept {
+            Some(kept) => (Vec::clone(&kept.points), kept.run.clone(), Outcome::Hit),
+            None => match SeriesRun::start(&part.settings, txs).map_err(domain_error)? {
+                Some((run, first)) => (vec![first], run, Outcome::Miss),
+                None => {
                     out.push(Vec::new());
                     continue;
-                };
-                let mut points = vec![first];
-                cache.count_series(Outcome::Miss);
-                if let Some(through) = plan.through {
-                    points.extend(advance(&mut run, through)?);
-                    cache.keep_series(
-                        part.id,
-                        currency,
-                        SeriesEntry {
-                            revision: part.revision,
-                            versions: plan.seen,
-                            points: std::sync::Arc::new(points.clone()),
-                            run: run.clone(),
-                        },
-                    );
                 }
-                (points, run)
-            }
+            },
         };
+        // Carried on through the settled day and kept: a series computed afresh, or a
+        // kept one the settled day has moved past.
+        let outcome = match plan.through {
+            Some(through) if outcome == Outcome::Miss || run.next_day() <= through => {
+                points.extend(advance(&mut run, through)?);
+                cache.keep_series(
+                    part.id,
+                    currency,
+                    SeriesEntry {
+                        revision: part.revision,
+                        versions: plan.seen,
+                        points: std::sync::Arc::new(points.clone()),
+                        run: run.clone(),
+                    },
+                );
+                if outcome == Outcome::Miss {
+                    Outcome::Miss
+                } else {
+                    Outcome::Extended
+                }
+            }
+            _ => outcome,
+        };
+        cache.count_series(outcome);
         // The days after the settled one: computed on every read, never kept.
         points.extend(advance(&mut run, today)?);
         out.push(points);
@@ -305,18 +299,17 @@ async fn closes_through(
     today: NaiveDate,
 ) -> Result<BTreeMap<NaiveDate, rust_decimal::Decimal>, ApiError> {
     let cache = &state.derived;
-    let index = instrument;
-    let key = index.id.to_string();
+    let key = instrument.id.to_string();
     let version = stored.map_or(0, |v| v.0);
     let through = match stored {
         Some((_, last)) => settled_through(today, [Some(last)]),
-        None if state.market.is_simulated(index) => settled_through(today, []),
+        None if state.market.is_simulated(instrument) => settled_through(today, []),
         None => None,
     };
     let candles = |from: NaiveDate, to: NaiveDate| async move {
         let read = state
             .market
-            .daily_candles(index, from, to)
+            .daily_candles(instrument, from, to)
             .await
             .map_err(ApiError::internal)?;
         Ok::<_, ApiError>(read.into_iter().map(|c| (c.date, c.close)))
@@ -327,11 +320,8 @@ async fn closes_through(
     let kept = cache
         .closes(&key, version)
         .filter(|k| k.from <= from && k.through <= through);
-    let mut closes = match kept {
-        Some(k) if k.through == through => {
-            cache.count_closes(Outcome::Hit);
-            BTreeMap::clone(&k.closes)
-        }
+    let (mut closes, held_from, outcome) = match kept {
+        Some(k) if k.through == through => (BTreeMap::clone(&k.closes), k.from, Outcome::Hit),
         Some(k) => {
             let mut closes = BTreeMap::clone(&k.closes);
             closes.extend(
@@ -339,33 +329,22 @@ async fn closes_through(
                     .await?
                     .filter(|(d, _)| *d > k.through),
             );
-            cache.count_closes(Outcome::Extended);
-            cache.keep_closes(
-                &key,
-                ClosesEntry {
-                    version,
-                    from: k.from,
-                    through,
-                    closes: std::sync::Arc::new(closes.clone()),
-                },
-            );
-            closes
+            (closes, k.from, Outcome::Extended)
         }
-        None => {
-            let closes: BTreeMap<_, _> = candles(from, through).await?.collect();
-            cache.count_closes(Outcome::Miss);
-            cache.keep_closes(
-                &key,
-                ClosesEntry {
-                    version,
-                    from,
-                    through,
-                    closes: std::sync::Arc::new(closes.clone()),
-                },
-            );
-            closes
-        }
+        None => (candles(from, through).await?.collect(), from, Outcome::Miss),
     };
+    cache.count_closes(outcome);
+    if outcome != Outcome::Hit {
+        cache.keep_closes(
+            &key,
+            ClosesEntry {
+                version,
+                from: held_from,
+                through,
+                closes: std::sync::Arc::new(closes.clone()),
+            },
+        );
+    }
     if through < today {
         closes.extend(
             candles(through + Duration::days(1), today)

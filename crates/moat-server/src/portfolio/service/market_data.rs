@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{Duration, NaiveDate, Utc};
 use moat_market::{Instrument, InstrumentId};
-use moat_portfolio::{FxHistory, FxRates, MarketSnapshot, Transaction};
+use moat_portfolio::{FxHistory, FxRates, MarketSnapshot};
 
 use crate::{http::error::ApiError, portfolio::PortfolioState};
 
@@ -80,13 +80,6 @@ pub async fn fx_history(state: &PortfolioState, from: NaiveDate) -> Result<FxHis
         history.insert(today, FX_PAIR.0, FX_PAIR.1, rate);
     }
     Ok(history)
-}
-
-pub fn instruments_of(transactions: &[Transaction]) -> HashSet<InstrumentId> {
-    transactions
-        .iter()
-        .filter_map(|t| t.instrument.clone())
-        .collect()
 }
 
 /// The instruments named, as the catalogue knows them.

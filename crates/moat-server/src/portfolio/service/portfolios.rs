@@ -4,16 +4,15 @@
 use std::collections::BTreeMap;
 
 use chrono::Utc;
-use moat_portfolio::{
-    combine, value_ledger, CostMethod, CurrencyMode, Ledger, PortfolioSettings, Transaction,
-};
+use moat_portfolio::{value_ledger, CostMethod, CurrencyMode};
 use moat_storage::{
     NewPortfolio, OrderableCash, PortfolioRow, PortfolioUpdate, MAX_PORTFOLIO_NAME_CHARS,
 };
 use rust_decimal::Decimal;
 
 use super::{
-    domain_error, instruments_of, ledgers_in, not_found, owned, parts_of, snapshot, LazyFx,
+    domain_error, instruments_of, ledgers_in, meta_mode, meta_valuation, not_found, owned,
+    parts_of, snapshot, LazyFx,
 };
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
@@ -33,16 +32,8 @@ pub async fn list_with_totals(
     let rows = state.storage.list_portfolios(user_id).await?;
     let ledgers = state.ledgers.ledgers_of(state, user_id, &rows).await?;
     let parts = parts_of(&rows, ledgers);
-    let all: Vec<Transaction> = parts
-        .iter()
-        .flat_map(|p| p.transactions().iter().cloned())
-        .collect();
-    let snap = snapshot(state, &instruments_of(&all)).await;
-    let meta_mode = if mode == CurrencyMode::Original {
-        CurrencyMode::Krw
-    } else {
-        mode
-    };
+    let snap = snapshot(state, &instruments_of(&parts)).await;
+    let meta_mode = meta_mode(mode);
     // The ledgers as shown, and in the meta portfolio's one currency when that differs
     // (both kept between reads).
     let mut fx = LazyFx::for_parts(&parts);
@@ -67,16 +58,7 @@ pub async fn list_with_totals(
             ledger_issue: LedgerIssueDto::of(row.id, &part.ledger),
         });
     }
-    let combined = if values.is_empty() {
-        let settings = PortfolioSettings {
-            base_currency: meta_mode.totals_currency("KRW"),
-            ..Default::default()
-        };
-        let empty = Ledger::empty(&settings, &settings.base_currency);
-        value_ledger(&empty, meta_mode, &snap).map_err(domain_error)?
-    } else {
-        combine(&values).map_err(domain_error)?
-    };
+    let combined = meta_valuation(&values, meta_mode, &snap)?;
     Ok(PortfolioList {
         portfolios,
         meta: combined.rounded().totals.into(),

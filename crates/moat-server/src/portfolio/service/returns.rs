@@ -2,7 +2,7 @@
 //! a member's, summed in one currency).
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::{BTreeMap, HashMap, HashSet},
     sync::Arc,
 };
 
@@ -10,15 +10,15 @@ use chrono::{NaiveDate, Utc};
 use moat_market::InstrumentId;
 use moat_portfolio::{
     allocation::InstrumentMeta, combine, money::round_money, performance::PeriodReturn,
-    value_ledger, AllocationBy, CurrencyMode, DailyPoint, PortfolioSettings, Transaction,
-    Valuation,
+    value_ledger, AllocationBy, CurrencyMode, DailyPoint, Ledger, MarketSnapshot,
+    PortfolioSettings, Transaction, Valuation,
 };
 use moat_storage::PortfolioRow;
 use rust_decimal::Decimal;
 
 use super::{
-    catalogue, daily_series, domain_error, index_closes, instruments_of, ledgers_in, owned,
-    parse_mode, parse_portfolio_id, settings_of, snapshot, LazyFx, META,
+    catalogue, daily_series, domain_error, index_closes, ledgers_in, owned, parse_mode,
+    parse_portfolio_id, settings_of, snapshot, LazyFx, META,
 };
 use crate::{
     http::error::{ApiError, ErrorCode, FieldError},
@@ -85,6 +85,42 @@ pub(crate) fn parts_of(rows: &[PortfolioRow], ledgers: Vec<Arc<LedgerState>>) ->
         .collect()
 }
 
+/// Every instrument the parts' transactions name.
+pub(crate) fn instruments_of(parts: &[Part]) -> HashSet<InstrumentId> {
+    parts
+        .iter()
+        .flat_map(|p| p.transactions())
+        .filter_map(|t| t.instrument.clone())
+        .collect()
+}
+
+/// The meta portfolio's mode: it is in one currency, KRW unless USD is asked for.
+pub(crate) fn meta_mode(mode: CurrencyMode) -> CurrencyMode {
+    if mode == CurrencyMode::Original {
+        CurrencyMode::Krw
+    } else {
+        mode
+    }
+}
+
+/// The meta portfolio valued in `mode` (see [`meta_mode`]) from its parts' `values`;
+/// a member without portfolios holds nothing.
+pub(crate) fn meta_valuation(
+    values: &[Valuation],
+    mode: CurrencyMode,
+    snap: &MarketSnapshot,
+) -> Result<Valuation, ApiError> {
+    if values.is_empty() {
+        let settings = PortfolioSettings {
+            base_currency: mode.totals_currency("KRW"),
+            ..Default::default()
+        };
+        let empty = Ledger::empty(&settings, &settings.base_currency);
+        return value_ledger(&empty, mode, snap).map_err(domain_error);
+    }
+    combine(values).map_err(domain_error)
+}
+
 /// The parts valued now in `mode`; the meta portfolio combined (KRW unless USD).
 async fn valuation_of(
     state: &PortfolioState,
@@ -92,32 +128,15 @@ async fn valuation_of(
     mode: CurrencyMode,
     meta: bool,
 ) -> Result<Valuation, ApiError> {
-    let every: Vec<Transaction> = parts
-        .iter()
-        .flat_map(|p| p.transactions().iter().cloned())
-        .collect();
-    let snap = snapshot(state, &instruments_of(&every)).await;
-    // The meta portfolio is in one currency: KRW unless USD is asked for.
-    let mode = if meta && mode == CurrencyMode::Original {
-        CurrencyMode::Krw
-    } else {
-        mode
-    };
+    let snap = snapshot(state, &instruments_of(parts)).await;
+    let mode = if meta { meta_mode(mode) } else { mode };
     let mut fx = LazyFx::for_parts(parts);
     let mut values = Vec::new();
     for ledger in ledgers_in(state, parts, mode, &mut fx).await? {
         values.push(value_ledger(&ledger, mode, &snap).map_err(domain_error)?);
     }
     if meta {
-        if values.is_empty() {
-            let settings = PortfolioSettings {
-                base_currency: mode.totals_currency("KRW"),
-                ..Default::default()
-            };
-            let empty = moat_portfolio::Ledger::empty(&settings, &settings.base_currency);
-            return value_ledger(&empty, mode, &snap).map_err(domain_error);
-        }
-        combine(&values).map_err(domain_error)
+        meta_valuation(&values, mode, &snap)
     } else {
         Ok(values.remove(0))
     }
