@@ -336,12 +336,30 @@ impl Query {
     /// quoted, phrases with `<->`, prefixes with `:*`, terms joined by `&`
     /// (`'삼성' <-> '성전' <-> '전자' & 'appl':*`). Empty for an empty query.
     pub fn to_tsquery(&self) -> String {
+        self.to_tsquery_expanding(|_| None)
+    }
+
+    /// [`Query::to_tsquery`], with each prefix that `words` expands (to every indexed
+    /// token that starts with it) written as the OR of those tokens, which a GIN index
+    /// answers from exact entries instead of collecting every match of the prefix.
+    /// An empty expansion matches nothing.
+    pub fn to_tsquery_expanding(&self, words: impl Fn(&str) -> Option<Vec<String>>) -> String {
         let quoted = |t: &str| format!("'{}'", t.replace('\\', "\\\\").replace('\'', "''"));
         self.terms
             .iter()
             .map(|term| match term {
                 Term::Word(w) => quoted(w),
-                Term::Prefix(p) => format!("{}:*", quoted(p)),
+                Term::Prefix(p) => match words(p) {
+                    Some(list) if list.is_empty() => "'#none'".to_owned(),
+                    Some(list) => format!(
+                        "({})",
+                        list.iter()
+                            .map(|w| quoted(w))
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    ),
+                    None => format!("{}:*", quoted(p)),
+                },
                 Term::Phrase(bigrams) => format!(
                     "({})",
                     bigrams

@@ -202,3 +202,21 @@ proptest! {
         let _ = (query.to_fts5(), query.to_tsquery(), query.highlight_words());
     }
 }
+
+#[test]
+fn a_prefix_expands_into_the_words_given() {
+    let q = parse_query("earn 삼성");
+    let text = q.to_tsquery_expanding(|p| {
+        (p == "earn").then(|| vec!["earn".to_owned(), "earnings".to_owned()])
+    });
+    assert_eq!(text, "('earn' | 'earnings') & '삼성'");
+    // No words: matches nothing; no expansion: the prefix.
+    assert_eq!(
+        parse_query("zzz").to_tsquery_expanding(|_| Some(Vec::new())),
+        "'#none'"
+    );
+    assert_eq!(
+        parse_query("earn").to_tsquery_expanding(|_| None),
+        "'earn':*"
+    );
+}

@@ -8,7 +8,7 @@ use sqlx::{
 };
 
 use crate::{
-    sql::{Sql, SqlStorage},
+    sql::{BucketedSearch, Sql, SqlStorage},
     status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
     StorageError,
 };
@@ -31,7 +31,17 @@ impl Sql for Postgres {
          FROM to_tsquery('simple', ";
     const NEWS_SEARCH_TAIL: &'static str =
         ") q JOIN news_articles a ON a.search_vector @@ q WHERE TRUE";
+    /// The GIN index answers the query and the buckets together, so only the matches
+    /// in the buckets are read from the table (and checked: phrases need positions).
+    /// Ordered by `a.id + 0`, so that the plan is always that bitmap, never the primary
+    /// key walked backwards with every row's vector checked.
+    const NEWS_SEARCH_BUCKETS: Option<BucketedSearch> = Some(BucketedSearch {
+        tail_open: ") q JOIN news_articles a ON a.search_vector @@ (q && CAST(",
+        tail_close: " AS tsquery)) WHERE TRUE",
+        order: "a.id + 0 DESC",
+    });
     const NEWS_SEARCH_ORDER: &'static str = "a.id DESC";
+    const NEWS_SEARCH_WORDS: bool = true;
 
     fn news_match_text(query: &moat_search::Query) -> String {
         query.to_tsquery()

@@ -34,6 +34,17 @@ impl<DB: Database> SqlStorage<DB> {
     }
 }
 
+/// How a news search asks a full-text index that carries id buckets for the matches
+/// in some buckets only ([`Sql::NEWS_SEARCH_BUCKETS`]).
+pub struct BucketedSearch {
+    /// Replaces [`Sql::NEWS_SEARCH_TAIL`], up to the bound buckets' query text.
+    pub tail_open: &'static str,
+    /// What follows the buckets' query text, ending inside a `WHERE` as the tail does.
+    pub tail_close: &'static str,
+    /// Replaces [`Sql::NEWS_SEARCH_ORDER`].
+    pub order: &'static str,
+}
+
 /// A database Moat's SQL runs on, and the few fragments that differ between them.
 /// Implemented for [`sqlx::Sqlite`] and [`sqlx::Postgres`] only (sealed).
 pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
@@ -69,9 +80,19 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     /// What follows the bound query text in [`Sql::NEWS_SEARCH_HEAD`]'s statement.
     const NEWS_SEARCH_TAIL: &'static str;
 
-    /// The order of the search window, newest stored first (an order the full-text
-    /// index can deliver without sorting).
+    /// Where the full-text index also carries each article's id bucket (a lexeme
+    /// `#a<id / 2048>` and coarser, PostgreSQL: `SEARCH_BUCKET_LEVELS`): how a search asks it for the matches
+    /// in some buckets only. `None` where the index delivers a word's matches newest
+    /// first by itself (FTS5).
+    const NEWS_SEARCH_BUCKETS: Option<BucketedSearch>;
+
+    /// The order of the search window, newest stored first.
     const NEWS_SEARCH_ORDER: &'static str;
+
+    /// Whether a search expands a Latin prefix into the words of `news_search_words`
+    /// that start with it (PostgreSQL: GIN collects every match of a prefix first;
+    /// FTS5 walks its prefix's terms as it goes).
+    const NEWS_SEARCH_WORDS: bool;
 
     /// A query in this database's full-text syntax.
     fn news_match_text(query: &moat_search::Query) -> String;

@@ -8,7 +8,7 @@ use sqlx::{
 };
 
 use crate::{
-    sql::{Sql, SqlStorage},
+    sql::{BucketedSearch, Sql, SqlStorage},
     status_from, validate_setting_key, Backend, ConnectOptions, MigrationStatus, Storage,
     StorageError,
 };
@@ -39,6 +39,9 @@ impl Sql for Sqlite {
              ON a.id = news_fts.rowid
          WHERE news_fts MATCH ";
     const NEWS_SEARCH_TAIL: &'static str = "";
+    /// FTS5 walks a term's rowids newest first and stops at the window's end.
+    const NEWS_SEARCH_BUCKETS: Option<BucketedSearch> = None;
+    const NEWS_SEARCH_WORDS: bool = false;
     const NEWS_SEARCH_ORDER: &'static str = "news_fts.rowid DESC";
 
     fn news_match_text(query: &moat_search::Query) -> String {

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use moat_market::InstrumentId;
 use moat_search::{index_parts, parse_query};
+use moat_storage::news::SEARCH_BUCKET_LEVELS;
 use moat_storage::{
     testing::TestDatabase, ArticleCursor, ArticleFilter, Backend, Country, FeedFetchRecord,
     FeedPatch, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewLink, SearchFilter, Storage,
@@ -1040,5 +1041,95 @@ async fn random_queries_find_what_the_tokens_say_on_both_backends() {
             nonempty > 60,
             "{b:?}: only {nonempty} queries found something"
         );
+    }
+}
+
+/// PostgreSQL asks its index for the newest id buckets first, then as far back as the
+/// matches found predict (`SEARCH_BUCKET_LEVELS`, `SEARCH_FIRST_PROBE_IDS`): matches far
+/// apart in ids, with newer articles that do not match above them, are all found,
+/// ranked, on both backends, and a filter still applies.
+#[tokio::test]
+async fn search_finds_matches_however_far_apart_their_ids_are() {
+    for db in TestDatabase::all().await {
+        let s = db.storage().await;
+        let b = db.backend;
+        let f = feed(s.as_ref(), "https://a.example/rss").await;
+        let mut n = 0;
+        let mut insert = |title: &'static str, day: u32, next_id: i64| {
+            n += 1;
+            let (s, db) = (s.clone(), &db);
+            let n = n;
+            async move {
+                db.execute_raw(&match db.backend {
+                    Backend::Sqlite => format!(
+                        "UPDATE sqlite_sequence SET seq = {} WHERE name = 'news_articles'",
+                        next_id - 1
+                    ),
+                    Backend::Postgres => {
+                        format!("ALTER TABLE news_articles ALTER COLUMN id RESTART WITH {next_id}")
+                    }
+                })
+                .await;
+                let id = s
+                    .insert_article(article(f, n, title, at(day, 9)))
+                    .await
+                    .unwrap()
+                    .article_id();
+                assert_eq!(id, next_id, "{:?}", db.backend);
+                id
+            }
+        };
+        let bucket = SEARCH_BUCKET_LEVELS[0].0;
+        let oldest = insert("삼성전자 금리 발표", 1, 1).await;
+        let old = insert("삼성전자는 금리를 본다", 2, 3 * bucket + 1).await;
+        let middle = insert("삼성전자가 신제품 발표", 3, 20 * bucket).await;
+        insert("환율 하락 마감", 4, 40 * bucket + 5).await;
+        let new = insert("삼성전자 실적 발표", 5, 100 * bucket + 7).await;
+        let newest = insert("삼성전자 실적 전망 실적", 5, 100 * bucket + 8).await;
+        insert("환율 상승 마감", 6, 100 * bucket + 9).await;
+        let ids = |query: &'static str, filter: SearchFilter| {
+            let s = s.clone();
+            async move {
+                let mut found: Vec<i64> = s
+                    .search_articles(&parse_query(query), &filter, 0, 20)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.id)
+                    .collect();
+                found.sort_unstable();
+                found
+            }
+        };
+        assert_eq!(
+            ids("삼성전자", SearchFilter::default()).await,
+            vec![oldest, old, middle, new, newest],
+            "{b:?}: two matches in the newest buckets, three far below"
+        );
+        assert_eq!(
+            ids("금리", SearchFilter::default()).await,
+            vec![oldest, old],
+            "{b:?}: nothing in the newest buckets, two far below"
+        );
+        assert_eq!(
+            ids("실적", SearchFilter::default()).await,
+            vec![new, newest],
+            "{b:?}"
+        );
+        assert_eq!(
+            ids("없는단어", SearchFilter::default()).await,
+            Vec::<i64>::new()
+        );
+        let us = SearchFilter {
+            country: Some(Country::Us),
+            ..SearchFilter::default()
+        };
+        assert_eq!(ids("삼성전자", us).await, Vec::<i64>::new(), "{b:?}");
+        // The newest, with the word twice, ranks first.
+        let first = s
+            .search_articles(&parse_query("실적"), &SearchFilter::default(), 0, 1)
+            .await
+            .unwrap();
+        assert_eq!(first[0].id, newest, "{b:?}");
     }
 }

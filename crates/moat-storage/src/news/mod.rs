@@ -15,16 +15,21 @@
 //! queries on both).
 //!
 //! Search ranking, within the newest [`SEARCH_RANK_WINDOW`] matches, "newest" meaning
-//! the most recently stored (highest ids): the order both full-text indexes deliver
-//! without visiting every match, so a word with 100,000 matches costs what one with
-//! 5,000 does (a feed's backfill of old items therefore counts as new here). Within
+//! the most recently stored (highest ids), so that a word with 100,000 matches costs
+//! what one with 1,000 does (a feed's backfill of old items therefore counts as new
+//! here). FTS5 walks a word's rowids newest first and stops at the window's end;
+//! PostgreSQL's GIN index has no order, so each article's vector also carries its id
+//! buckets ([`SEARCH_BUCKET_LEVELS`]) and a search probes from the newest buckets back,
+//! reading from the table only the matches in the buckets it asks for. Within
 //! the window, `score = relevance / (1 + age_days / SEARCH_RECENCY_DAYS)`, where
 //! relevance is `-bm25()` on SQLite and `ts_rank_cd()` on PostgreSQL (both grow with
 //! the number and closeness of matched tokens), age is counted from the newest match
 //! in the window (not the clock, so that a result page does not drift while the user
-//! pages), ties broken by published time then id, newest first. Both backends find
-//! the same set; the orders may differ a little (two relevance measures). Scoring
-//! the window is most of a frequent word's cost (`benches/news.rs`).
+//! pages), ties broken by published time then id, newest first; the window's
+//! `(id, published_at, relevance)` leave the database and Rust ranks them. Both
+//! backends find the same set; the orders may differ a little (two relevance
+//! measures). Scoring the window is most of a frequent word's cost
+//! (`benches/news.rs`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -49,13 +54,29 @@ pub const NEAR_DUP_WINDOW_DAYS: i64 = 14;
 pub const NEAR_DUP_MAX_DISTANCE: u32 = 3;
 
 /// A search ranks only the newest this many matches (older ones are not returned).
-pub const SEARCH_RANK_WINDOW: i64 = 5_000;
+pub const SEARCH_RANK_WINDOW: i64 = 1_000;
 
 /// The age at which the search ranking's recency factor halves a match's relevance
-/// (it thirds it at twice this age: `1 / (1 + age / this)`), in days. A hyperbola,
-/// not an exponential, because SQLite may lack `pow`/`exp`: the formula runs in SQL
-/// on both backends, so only a page of ids leaves the database.
+/// (it thirds it at twice this age: `1 / (1 + age / this)`), in days.
 pub const SEARCH_RECENCY_DAYS: i64 = 7;
+
+/// PostgreSQL: the id buckets in an article's search vector, a lexeme per level
+/// (`#a<id / 2048>`, `#b<id / 16384>`, `#c<id / 131072>`), so that the GIN index can
+/// hand over the matches among the newest ids only instead of every match (a word in
+/// 9 % of 500,000 articles is 45,000 rows to read and check, where the window needs
+/// the newest thousand). Three levels keep a probe's query short: the index checks
+/// each candidate against the whole query, so a hundred lexemes would cost more than
+/// they save. The PostgreSQL migration `20261201000001_news_search_buckets.sql`
+/// spells the same numbers (a test checks).
+pub const SEARCH_BUCKET_LEVELS: [(i64, char); 3] = [(2_048, 'a'), (16_384, 'b'), (131_072, 'c')];
+
+/// PostgreSQL: the newest ids a search's first probe covers; each further probe covers
+/// what the matches found so far predict the rest of the window needs, with a margin
+/// of [`SEARCH_PROBE_MARGIN_PERCENT`].
+pub const SEARCH_FIRST_PROBE_IDS: i64 = 4_096;
+
+/// PostgreSQL: how much more than predicted a further probe covers, in per cent.
+pub const SEARCH_PROBE_MARGIN_PERCENT: i64 = 25;
 
 /// Most instrument links one article keeps.
 pub const MAX_LINKS_PER_ARTICLE: usize = 20;

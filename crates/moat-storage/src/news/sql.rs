@@ -1,5 +1,6 @@
 //! The SQL of [`NewsStorage`], one implementation for both backends. The only
-//! difference, the full-text match, comes from [`Sql`] (`NEWS_SEARCH_*`).
+//! difference, the full-text match (and PostgreSQL's id buckets), comes from [`Sql`]
+//! (`NEWS_SEARCH_*`).
 
 use chrono::{DateTime, Utc};
 use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, QueryBuilder, Type};
@@ -8,7 +9,8 @@ use crate::news::{
     ArticleFilter, ArticleLink, ArticleRow, ArticleSource, Country, FeedFetchRecord, FeedPatch,
     FeedRow, FeedStatus, InsertOutcome, NewArticle, NewFeed, NewsStatusRow, NewsStorage,
     SearchFilter, MAX_FEEDS, MAX_LINKS_PER_ARTICLE, MAX_PAGE_ARTICLES, NEAR_DUP_MAX_DISTANCE,
-    NEAR_DUP_WINDOW_DAYS, SEARCH_RANK_WINDOW, SEARCH_RECENCY_DAYS,
+    NEAR_DUP_WINDOW_DAYS, SEARCH_BUCKET_LEVELS, SEARCH_FIRST_PROBE_IDS,
+    SEARCH_PROBE_MARGIN_PERCENT, SEARCH_RANK_WINDOW, SEARCH_RECENCY_DAYS,
 };
 use crate::sql::{RowsAffected, Sql, SqlStorage};
 use crate::StorageError;
@@ -159,6 +161,7 @@ where
     String: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
     i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
     bool: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
+    f64: for<'r> Decode<'r, DB> + Type<DB>,
 {
     async fn create_feed(&self, new: NewFeed) -> Result<FeedRow, StorageError> {
         let _db = crate::probe::op("create_feed");
@@ -544,52 +547,71 @@ where
         if query.is_empty() || limit == 0 || i64::from(offset) >= SEARCH_RANK_WINDOW {
             return Ok(Vec::new());
         }
-        // The window (the newest matches, with their relevance), ranked in SQL so
-        // that only a page of ids leaves the database.
-        let mut q = QueryBuilder::<DB>::new(
-            "SELECT id FROM (
-                 SELECT id, published_at, relevance, MAX(published_at) OVER () AS newest
-                 FROM (",
-        );
-        q.push(DB::NEWS_SEARCH_HEAD);
-        q.push_bind(DB::news_match_text(query));
-        q.push(DB::NEWS_SEARCH_TAIL);
-        if let Some(c) = filter.country {
-            q.push(" AND a.country = ");
-            q.push_bind(c.as_str());
-        }
-        if let Some(from) = filter.from {
-            q.push(" AND a.published_at >= ");
-            q.push_bind(ms(from));
-        }
-        if let Some(to) = filter.to {
-            q.push(" AND a.published_at < ");
-            q.push_bind(ms(to));
-        }
-        if let Some(instrument) = &filter.instrument_id {
-            q.push(
-                " AND EXISTS (SELECT 1 FROM news_article_instruments l
-                   WHERE l.article_id = a.id AND l.instrument_id = ",
-            );
-            q.push_bind(instrument.to_string());
-            q.push(")");
-        }
-        q.push(" ORDER BY ");
-        q.push(DB::NEWS_SEARCH_ORDER);
-        q.push(" LIMIT ");
-        q.push_bind(SEARCH_RANK_WINDOW);
-        q.push(format!(
-            ") w) r
-             ORDER BY relevance / (1 + (newest - published_at) / CAST({} AS DOUBLE PRECISION)) DESC,
-                 published_at DESC, id DESC
-             LIMIT ",
-            SEARCH_RECENCY_DAYS * MS_PER_DAY
-        ));
-        q.push_bind(limit as i64);
-        q.push(" OFFSET ");
-        q.push_bind(i64::from(offset));
-        let page: Vec<(i64,)> = DB::fetch_all_built_unprepared(&mut q, &self.pool).await?;
-        let page: Vec<i64> = page.into_iter().map(|(id,)| id).collect();
+        let window_size = SEARCH_RANK_WINDOW as usize;
+        let text = if DB::NEWS_SEARCH_WORDS {
+            let mut expansions = std::collections::HashMap::new();
+            for term in &query.terms {
+                if let moat_search::Term::Prefix(p) = term {
+                    if p.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                        let words: Vec<String> = sqlx::query_scalar(
+                            "SELECT word FROM news_search_words WHERE word LIKE $1
+                             ORDER BY word LIMIT $2",
+                        )
+                        .bind(format!("{p}%"))
+                        .bind(MAX_PREFIX_WORDS as i64 + 1)
+                        .fetch_all(&self.pool)
+                        .await?;
+                        if words.len() <= MAX_PREFIX_WORDS {
+                            expansions.insert(p.clone(), words);
+                        }
+                    }
+                }
+            }
+            query.to_tsquery_expanding(|p| expansions.get(p).cloned())
+        } else {
+            DB::news_match_text(query)
+        };
+        // A filter on an instrument or dates checks rows the buckets cannot tell apart
+        // (a word's matches in the buckets may all fail it): those searches leave the
+        // plan to the database.
+        let bucketed = DB::NEWS_SEARCH_BUCKETS.is_some()
+            && filter.instrument_id.is_none()
+            && filter.from.is_none()
+            && filter.to.is_none();
+        let mut window = match bucketed {
+            false => self.search_window(&text, filter, None, window_size).await?,
+            true => {
+                // Probes from the newest ids back, each asking the index for the
+                // matches in a range of buckets, until the window is full.
+                let max_id: i64 =
+                    sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM news_articles")
+                        .fetch_one(&self.pool)
+                        .await?;
+                let finest = SEARCH_BUCKET_LEVELS[0].0;
+                let top = (max_id / finest + 1) * finest;
+                let mut window = Vec::new();
+                let (mut at, mut span) = (top, SEARCH_FIRST_PROBE_IDS);
+                loop {
+                    let (buckets, below) = cover(at, span);
+                    let rows = self
+                        .search_window(&text, filter, Some(&buckets), window_size - window.len())
+                        .await?;
+                    window.extend(rows);
+                    if window.len() >= window_size || below == 0 {
+                        break window;
+                    }
+                    span = next_probe_span(top - below, window.len());
+                    at = below;
+                }
+            }
+        };
+        rank_window(&mut window);
+        let page: Vec<i64> = window
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit)
+            .map(|m| m.id)
+            .collect();
         self.articles_by_ids(&page).await
     }
 
@@ -629,7 +651,67 @@ where
     String: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
     i64: for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> + Type<DB>,
     bool: for<'r> Decode<'r, DB> + Type<DB>,
+    f64: for<'r> Decode<'r, DB> + Type<DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
 {
+    /// The newest `limit` matches of the query `text` (in the database's syntax) under
+    /// `filter` (in the id `buckets` only,
+    /// a query of their lexemes, where the index carries them), newest stored first.
+    async fn search_window(
+        &self,
+        text: &str,
+        filter: &SearchFilter,
+        buckets: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<SearchMatch>, StorageError> {
+        let mut q = QueryBuilder::<DB>::new(DB::NEWS_SEARCH_HEAD);
+        q.push_bind(text.to_owned());
+        let bucketed = buckets.zip(DB::NEWS_SEARCH_BUCKETS.as_ref());
+        match bucketed {
+            Some((buckets, b)) => {
+                q.push(b.tail_open);
+                q.push_bind(buckets.to_owned());
+                q.push(b.tail_close);
+            }
+            None => {
+                q.push(DB::NEWS_SEARCH_TAIL);
+            }
+        }
+        if let Some(c) = filter.country {
+            q.push(" AND a.country = ");
+            q.push_bind(c.as_str());
+        }
+        if let Some(from) = filter.from {
+            q.push(" AND a.published_at >= ");
+            q.push_bind(ms(from));
+        }
+        if let Some(to) = filter.to {
+            q.push(" AND a.published_at < ");
+            q.push_bind(ms(to));
+        }
+        if let Some(instrument) = &filter.instrument_id {
+            q.push(
+                " AND EXISTS (SELECT 1 FROM news_article_instruments l
+                   WHERE l.article_id = a.id AND l.instrument_id = ",
+            );
+            q.push_bind(instrument.to_string());
+            q.push(")");
+        }
+        q.push(" ORDER BY ");
+        q.push(bucketed.map_or(DB::NEWS_SEARCH_ORDER, |(_, b)| b.order));
+        q.push(" LIMIT ");
+        q.push_bind(limit as i64);
+        let rows: Vec<(i64, i64, f64)> = DB::fetch_all_built_unprepared(&mut q, &self.pool).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, published_at, relevance)| SearchMatch {
+                id,
+                published_at,
+                relevance,
+            })
+            .collect())
+    }
+
     /// The articles of `ids` with their links, in the order of `ids` (missing ones
     /// left out).
     async fn articles_by_ids(&self, ids: &[i64]) -> Result<Vec<ArticleRow>, StorageError> {
@@ -766,4 +848,144 @@ where
     });
     DB::execute_built(&mut q, &mut **tx).await?;
     Ok(())
+}
+
+/// Most words a prefix expands into (PostgreSQL); a prefix with more stays a prefix.
+const MAX_PREFIX_WORDS: usize = 32;
+
+/// Most buckets of one level a probe names (besides the finer ones down to the
+/// level's first boundary).
+const MAX_PROBE_BLOCKS: i64 = 8;
+
+/// One match in a search's window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SearchMatch {
+    id: i64,
+    published_at: i64,
+    relevance: f64,
+}
+
+/// The buckets that cover the ids below `at` (a multiple of the finest bucket) for
+/// about `span` ids, as a query of their lexemes (`'#a12' | '#b1'`, which the
+/// full-text engine takes as they are: a cast, not its parser), and the lowest id
+/// they cover. Few lexemes, so that the index's check of each candidate stays cheap:
+/// the finest level that spans it in at most [`MAX_PROBE_BLOCKS`] buckets, finer
+/// buckets only down to its first boundary; the far end may overshoot by less than a
+/// bucket.
+fn cover(at: i64, span: i64) -> (String, i64) {
+    let level = SEARCH_BUCKET_LEVELS
+        .iter()
+        .position(|(size, _)| span / size <= MAX_PROBE_BLOCKS)
+        .unwrap_or(SEARCH_BUCKET_LEVELS.len() - 1);
+    let target = at.saturating_sub(span).max(0);
+    let mut lexemes = Vec::new();
+    let mut at = at;
+    while at > target {
+        let (size, tag) = SEARCH_BUCKET_LEVELS[..=level]
+            .iter()
+            .rev()
+            .find(|(size, _)| at % size == 0)
+            .copied()
+            .unwrap_or(SEARCH_BUCKET_LEVELS[0]);
+        lexemes.push(format!("'#{tag}{}'", at / size - 1));
+        at -= size;
+    }
+    (lexemes.join(" | "), at)
+}
+
+/// The ids the next probe covers: what the `found` matches among the `covered` newest
+/// ids predict the rest of the window needs, with the margin; four times as many
+/// when nothing was found yet.
+fn next_probe_span(covered: i64, found: usize) -> i64 {
+    let missing = SEARCH_RANK_WINDOW - found as i64;
+    let predicted = if found == 0 {
+        covered.saturating_mul(4)
+    } else {
+        missing.saturating_mul(covered) / found as i64 * (100 + SEARCH_PROBE_MARGIN_PERCENT) / 100
+    };
+    predicted.max(SEARCH_BUCKET_LEVELS[0].0)
+}
+
+/// Orders the window by score (module docs): relevance over
+/// `1 + age / SEARCH_RECENCY_DAYS`, age counted from the window's newest match, then
+/// newest published, then highest id.
+fn rank_window(window: &mut [SearchMatch]) {
+    let Some(newest) = window.iter().map(|m| m.published_at).max() else {
+        return;
+    };
+    let days = (SEARCH_RECENCY_DAYS * MS_PER_DAY) as f64;
+    let score = |m: &SearchMatch| m.relevance / (1.0 + (newest - m.published_at) as f64 / days);
+    window.sort_by(|a, b| {
+        score(b)
+            .total_cmp(&score(a))
+            .then(b.published_at.cmp(&a.published_at))
+            .then(b.id.cmp(&a.id))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_postgres_migration_buckets_ids_by_the_constants() {
+        let sql = include_str!("../../migrations/postgres/20261201000001_news_search_buckets.sql");
+        for (size, tag) in SEARCH_BUCKET_LEVELS {
+            let lexeme = format!("'#{tag}' || (id / {size})::text");
+            assert!(sql.contains(&lexeme), "{lexeme} in {sql}");
+        }
+    }
+
+    #[test]
+    fn buckets_cover_the_span_below_with_few_lexemes() {
+        // The first probe: the two newest finest buckets.
+        assert_eq!(
+            cover(10 * 2_048, 4_096),
+            ("'#a9' | '#a8'".to_owned(), 8 * 2_048)
+        );
+        // 100,000 ids below 20 finest buckets (40,960): finest down to 32,768, then
+        // middle buckets of 16,384 down to 0 (the far end reached).
+        assert_eq!(
+            cover(20 * 2_048, 100_000),
+            (
+                "'#a19' | '#a18' | '#a17' | '#a16' | '#b1' | '#b0'".to_owned(),
+                0
+            )
+        );
+        // A wide span in the largest buckets, overshooting by less than one.
+        let (lexemes, below) = cover(4 * 131_072, 300_000);
+        assert_eq!(lexemes, "'#c3' | '#c2' | '#c1'");
+        assert_eq!(below, 131_072);
+        // Nothing below 0.
+        assert_eq!(cover(2_048, 1_000_000), ("'#a0'".to_owned(), 0));
+    }
+
+    #[test]
+    fn a_probe_covers_what_the_matches_so_far_predict() {
+        // 100 matches in 4,096 ids: 900 more need 36,864 ids, and a quarter more.
+        assert_eq!(next_probe_span(4_096, 100), 46_080);
+        // Nothing yet: four times as far.
+        assert_eq!(next_probe_span(4_096, 0), 16_384);
+        // Never less than one bucket.
+        assert_eq!(next_probe_span(4_096, 999), 2_048);
+    }
+
+    #[test]
+    fn the_window_ranks_relevance_over_age_then_newest() {
+        let day = MS_PER_DAY;
+        let m = |id, published_at, relevance| SearchMatch {
+            id,
+            published_at,
+            relevance,
+        };
+        let mut window = vec![
+            m(1, 0, 3.0),        // 3 / (1 + 14/7) = 1
+            m(2, 14 * day, 1.0), // the newest: 1
+            m(3, 14 * day, 1.0), // equal: the higher id first
+            m(4, 7 * day, 3.0),  // 3 / 2 = 1.5
+        ];
+        rank_window(&mut window);
+        let ids: Vec<i64> = window.iter().map(|m| m.id).collect();
+        assert_eq!(ids, vec![4, 3, 2, 1]);
+    }
 }

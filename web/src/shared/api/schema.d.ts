@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * Full-text search over titles and summaries (Korean and English), ranked by
-         *     relevance and recency within the newest 5,000 matches.
+         *     relevance and recency within the newest 1,000 matches.
          */
         get: operations["search_news"];
         put?: never;

@@ -59,7 +59,7 @@ pub async fn instrument_news(
 }
 
 /// Full-text search over titles and summaries (Korean and English), ranked by
-/// relevance and recency within the newest 5,000 matches.
+/// relevance and recency within the newest 1,000 matches.
 #[utoipa::path(get, path = "/api/news/search", tag = "news", params(SearchParams), responses(
     (status = 200, body = NewsSearchDto),
     (status = 400, description = "`invalid_parameter` (`invalid_news_query`, a bad filter)", body = ErrorBody),

@@ -23,7 +23,7 @@ pub const MAX_PAGE: i64 = 50;
 pub const MAX_QUERY_CHARS: usize = 100;
 /// Search ranks within the newest this many matches (docs/news.md); a page never
 /// starts beyond it.
-pub const SEARCH_RANK_WINDOW: i64 = 5_000;
+pub use moat_storage::news::SEARCH_RANK_WINDOW;
 
 fn bad_param(name: &str, message: &str) -> ApiError {
     ApiError::invalid_parameter(name, FieldError::new(ErrorCode::Invalid, message))
