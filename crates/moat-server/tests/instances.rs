@@ -9,7 +9,7 @@ mod helpers;
 use std::time::Duration;
 
 use bytes::Bytes;
-use helpers::{send, signup, ws::*, TestApp};
+use helpers::{login_token, send, signup, ws::*, TestApp};
 use moat_server::{
     broker::Incoming,
     hub::frames::{CLOSE_BANNED, CLOSE_SESSION_ENDED},
@@ -99,15 +99,6 @@ async fn a_ban_or_a_log_out_through_one_instance_closes_sockets_on_the_other() {
             assert_eq!(r.status(), 401);
         }
     }
-}
-
-async fn login_token(app: &TestApp, email: &str) -> String {
-    let r = helpers::login(app, email, helpers::PASSWORD).await;
-    assert_eq!(r.status(), 200);
-    r.json::<Value>().await.unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 #[tokio::test]

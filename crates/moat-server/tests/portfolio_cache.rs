@@ -15,7 +15,7 @@ use std::{
 };
 
 use chrono::{Days, NaiveDate};
-use helpers::{create_portfolio, login, member_json, send, signup, TestApp, PASSWORD};
+use helpers::{create_portfolio, login_token, member_json, send, signup, TestApp};
 use moat_market::{DailyCandle, FxRate};
 use moat_server::clock::{Clock, ManualClock};
 use moat_storage::testing::TestDatabase;
@@ -217,7 +217,7 @@ impl Run {
                 if next <= latest {
                     self.clock.advance(Duration::from_secs(days * 86_400));
                 }
-                self.token = log_in_again(&self.kept, &self.email).await;
+                self.token = login_token(&self.kept, &self.email).await;
                 format!("today is {}", today(&self.clock))
             }
         }
@@ -343,16 +343,6 @@ async fn pair(db: &TestDatabase) -> (TestApp, TestApp, Arc<ManualClock>) {
     (kept, fresh, clock)
 }
 
-/// A new token for `email` at the clock's time (tokens follow the clock).
-async fn log_in_again(app: &TestApp, email: &str) -> String {
-    let r = login(app, email, PASSWORD).await;
-    assert_eq!(r.status(), 200);
-    r.json::<Value>().await.unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 #[tokio::test]
 async fn kept_results_equal_fresh_ones_over_random_ledgers_edits_and_days() {
     for (n, db) in TestDatabase::all().await.into_iter().enumerate() {
@@ -437,7 +427,7 @@ async fn a_new_day_extends_a_kept_series() {
     let before = member_json(&kept, &token, &path).await;
     assert_eq!(lookups(&kept, "series").await, [0, 0, 1]);
     clock.advance(Duration::from_secs(3 * 86_400));
-    let token = log_in_again(&kept, "days@moat.example").await;
+    let token = login_token(&kept, "days@moat.example").await;
     let after = member_json(&kept, &token, &path).await;
     assert_eq!(
         lookups(&kept, "series").await,

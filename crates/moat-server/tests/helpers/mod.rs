@@ -281,6 +281,17 @@ pub async fn login(app: &TestApp, email: &str, password: &str) -> Response {
     .await
 }
 
+/// Logs `email` in with [`PASSWORD`] and returns the new token (tokens follow the
+/// app's clock).
+pub async fn login_token(app: &TestApp, email: &str) -> String {
+    let r = login(app, email, PASSWORD).await;
+    assert_eq!(r.status(), 200);
+    r.json::<serde_json::Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// Signs a member up with [`PASSWORD`] and returns their token.
 pub async fn signup(app: &TestApp, email: &str, nickname: &str) -> String {
     let r = send(

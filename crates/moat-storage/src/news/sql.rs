@@ -548,29 +548,7 @@ where
             return Ok(Vec::new());
         }
         let window_size = SEARCH_RANK_WINDOW as usize;
-        let text = if DB::NEWS_SEARCH_WORDS {
-            let mut expansions = std::collections::HashMap::new();
-            for term in &query.terms {
-                if let moat_search::Term::Prefix(p) = term {
-                    if p.bytes().all(|b| b.is_ascii_alphanumeric()) {
-                        let words: Vec<String> = sqlx::query_scalar(
-                            "SELECT word FROM news_search_words WHERE word LIKE $1
-                             ORDER BY word LIMIT $2",
-                        )
-                        .bind(format!("{p}%"))
-                        .bind(MAX_PREFIX_WORDS as i64 + 1)
-                        .fetch_all(&self.pool)
-                        .await?;
-                        if words.len() <= MAX_PREFIX_WORDS {
-                            expansions.insert(p.clone(), words);
-                        }
-                    }
-                }
-            }
-            query.to_tsquery_expanding(|p| expansions.get(p).cloned())
-        } else {
-            DB::news_match_text(query)
-        };
+        let text = self.match_text(query).await?;
         // A filter on an instrument or dates checks rows the buckets cannot tell apart
         // (a word's matches in the buckets may all fail it): those searches leave the
         // plan to the database.
@@ -654,6 +632,35 @@ where
     f64: for<'r> Decode<'r, DB> + Type<DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
 {
+    /// `query` in this database's full-text syntax; on PostgreSQL, each Latin prefix
+    /// with at most [`MAX_PREFIX_WORDS`] indexed words written as their OR
+    /// ([`Sql::NEWS_SEARCH_WORDS`]).
+    async fn match_text(&self, query: &moat_search::Query) -> Result<String, StorageError> {
+        if !DB::NEWS_SEARCH_WORDS {
+            return Ok(DB::news_match_text(query));
+        }
+        let mut expansions = std::collections::HashMap::new();
+        for term in &query.terms {
+            let moat_search::Term::Prefix(p) = term else {
+                continue;
+            };
+            if expansions.contains_key(p) || !p.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                continue;
+            }
+            let words: Vec<String> = sqlx::query_scalar(
+                "SELECT word FROM news_search_words WHERE word LIKE $1 ORDER BY word LIMIT $2",
+            )
+            .bind(format!("{p}%"))
+            .bind(MAX_PREFIX_WORDS as i64 + 1)
+            .fetch_all(&self.pool)
+            .await?;
+            if words.len() <= MAX_PREFIX_WORDS {
+                expansions.insert(p.clone(), words);
+            }
+        }
+        Ok(query.to_tsquery_expanding(|p| expansions.get(p).cloned()))
+    }
+
     /// The newest `limit` matches of the query `text` (in the database's syntax) under
     /// `filter` (in the id `buckets` only,
     /// a query of their lexemes, where the index carries them), newest stored first.
