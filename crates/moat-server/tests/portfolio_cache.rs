@@ -445,7 +445,102 @@ async fn a_new_day_extends_a_kept_series() {
         member_json(&fresh, &token, &path).await,
         "the same as computed afresh"
     );
-    // Read again the same day: kept as it is.
+    // Read again the same day: kept as it is, the finished reply too.
     assert_eq!(after, member_json(&kept, &token, &path).await);
     assert_eq!(lookups(&kept, "series").await, [1, 1, 1]);
+    assert_eq!(
+        lookups(&kept, "reply").await,
+        [1, 0, 2],
+        "a new day is a new reply; the same day's is kept"
+    );
+}
+
+/// A performance reply is kept whole (with its compressed copies) and sent again while
+/// what it is made from is the same; an edit or another currency makes a new one, and
+/// it is the member's own.
+#[tokio::test]
+async fn a_kept_performance_reply_is_sent_until_what_it_is_made_from_changes() {
+    use std::io::Read;
+    let db = TestDatabase::sqlite();
+    let (kept, fresh, clock) = pair(&db).await;
+    let token = signup(&kept, "reply@moat.example", "reply").await;
+    let id = create_portfolio(&kept, &token, "원화", "KRW").await;
+    let first = today(&clock) - Days::new(300);
+    store_rates(
+        &kept,
+        first - Days::new(30),
+        chrono::Utc::now().date_naive(),
+    )
+    .await;
+    let first = first.to_string();
+    let add = |tx: Value| {
+        let (kept, token) = (&kept, &token);
+        async move {
+            let r = send(
+                kept,
+                Method::POST,
+                &format!("/api/portfolios/{id}/transactions"),
+                Some(token),
+                Some(tx),
+            )
+            .await;
+            assert_eq!(r.status(), 201);
+        }
+    };
+    add(json!({"kind": "deposit", "trade_date": first, "quantity": "1", "price": "10000000", "currency": "KRW"})).await;
+    add(json!({"kind": "buy", "trade_date": first, "instrument_id": "KRX:005930", "quantity": "20", "price": "70000", "currency": "KRW"})).await;
+    let path = format!("/api/portfolios/{id}/performance");
+    let made = member_json(&kept, &token, &path).await;
+    assert_eq!(lookups(&kept, "reply").await, [0, 0, 1]);
+    // Sent again, in each coding the client accepts, decoding to the same JSON.
+    let raw = |encoding: &'static str| {
+        let (kept, token, path) = (&kept, &token, &path);
+        async move {
+            let r = kept
+                .raw_client
+                .get(kept.url(path))
+                .bearer_auth(token)
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            let coding = r
+                .headers()
+                .get("content-encoding")
+                .map(|v| v.to_str().unwrap().to_owned());
+            assert_eq!(r.headers()["vary"], "Accept-Encoding");
+            let bytes = r.bytes().await.unwrap();
+            let mut text = Vec::new();
+            match coding.as_deref() {
+                Some("gzip") => {
+                    flate2::read::GzDecoder::new(&bytes[..])
+                        .read_to_end(&mut text)
+                        .unwrap();
+                }
+                Some("br") => brotli::BrotliDecompress(&mut &bytes[..], &mut text).unwrap(),
+                None => text = bytes.to_vec(),
+                Some(other) => panic!("unexpected coding {other}"),
+            }
+            (coding, serde_json::from_slice::<Value>(&text).unwrap())
+        }
+    };
+    assert_eq!(raw("gzip").await, (Some("gzip".to_owned()), made.clone()));
+    assert_eq!(raw("br, gzip").await, (Some("br".to_owned()), made.clone()));
+    assert_eq!(raw("identity").await, (None, made.clone()));
+    assert_eq!(lookups(&kept, "reply").await, [3, 0, 1]);
+    // Another member asking for the portfolio is refused, kept reply or not.
+    let other = signup(&kept, "other-reply@moat.example", "other").await;
+    let r = send(&kept, Method::GET, &path, Some(&other), None).await;
+    assert_eq!(r.status(), 404);
+    // Another currency is another reply.
+    let usd = member_json(&kept, &token, &format!("{path}?currency=USD")).await;
+    assert_eq!(usd["currency"], "USD");
+    assert_eq!(lookups(&kept, "reply").await, [3, 0, 2]);
+    // An edit makes a new one, the same as computed afresh.
+    add(json!({"kind": "buy", "trade_date": first, "instrument_id": "KRX:005930", "quantity": "10", "price": "70000", "currency": "KRW"})).await;
+    let edited = member_json(&kept, &token, &path).await;
+    assert_eq!(lookups(&kept, "reply").await, [3, 0, 3]);
+    assert_ne!(edited, made, "the new buy shows");
+    assert_eq!(edited, member_json(&fresh, &token, &path).await);
 }

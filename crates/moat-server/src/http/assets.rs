@@ -19,7 +19,10 @@ use axum::{
 use bytes::Bytes;
 use rust_embed::RustEmbed;
 
-use super::pages;
+use super::{
+    encoding::{accepted_encoding, compress, Effort, Encoding},
+    pages,
+};
 use crate::{config::Config, AppState};
 
 #[derive(RustEmbed)]
@@ -35,29 +38,6 @@ const COMPRESS_MIN_BYTES: usize = 256;
 const SHORT: &str = "public, max-age=3600";
 /// HTML: always revalidate, so a deploy is picked up at once.
 const NO_CACHE: &str = "no-cache";
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum Encoding {
-    Br,
-    Gzip,
-}
-
-impl Encoding {
-    /// The suffix of the build's precompressed copy, also used to tell ETags apart.
-    fn suffix(self) -> &'static str {
-        match self {
-            Encoding::Br => "br",
-            Encoding::Gzip => "gz",
-        }
-    }
-
-    fn header(self) -> HeaderValue {
-        HeaderValue::from_static(match self {
-            Encoding::Br => "br",
-            Encoding::Gzip => "gzip",
-        })
-    }
-}
 
 /// One file of the web app.
 struct File {
@@ -139,33 +119,12 @@ impl Assets {
         if let Some(hit) = self.compressed.lock().expect("asset cache lock").get(&key) {
             return hit.clone();
         }
-        let out = Bytes::from(compress(encoding, data));
+        let out = Bytes::from(compress(encoding, data, Effort::Best));
         self.compressed
             .lock()
             .expect("asset cache lock")
             .insert(key, out.clone());
         out
-    }
-}
-
-fn compress(encoding: Encoding, data: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    match encoding {
-        Encoding::Br => {
-            let mut out = Vec::with_capacity(data.len() / 3);
-            let params = brotli::enc::BrotliEncoderParams {
-                quality: 11,
-                lgwin: 22,
-                ..Default::default()
-            };
-            let _ = brotli::BrotliCompress(&mut &data[..], &mut out, &params);
-            out
-        }
-        Encoding::Gzip => {
-            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            let _ = enc.write_all(data);
-            enc.finish().unwrap_or_default()
-        }
     }
 }
 
@@ -176,25 +135,6 @@ fn is_compressible(mime: &str) -> bool {
         || mime.contains("json")
         || mime.contains("svg")
         || mime.contains("xml")
-}
-
-fn accepted_encoding(headers: &HeaderMap) -> Option<Encoding> {
-    let accept = headers.get(header::ACCEPT_ENCODING)?.to_str().ok()?;
-    let offers = |name: &str| {
-        accept.split(',').any(|part| {
-            let mut it = part.trim().split(';');
-            let token = it.next().unwrap_or("").trim();
-            let q_zero = it.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
-            token.eq_ignore_ascii_case(name) && !q_zero
-        })
-    };
-    if offers("br") {
-        Some(Encoding::Br)
-    } else if offers("gzip") {
-        Some(Encoding::Gzip)
-    } else {
-        None
-    }
 }
 
 /// Serves a file of the web app, or an app route's page, for every path the router
@@ -385,27 +325,6 @@ fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn accept(v: &'static str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(v));
-        h
-    }
-
-    #[test]
-    fn brotli_is_preferred_then_gzip_and_q0_refuses() {
-        assert_eq!(
-            accepted_encoding(&accept("gzip, deflate, br")),
-            Some(Encoding::Br)
-        );
-        assert_eq!(accepted_encoding(&accept("gzip")), Some(Encoding::Gzip));
-        assert_eq!(
-            accepted_encoding(&accept("br;q=0, gzip")),
-            Some(Encoding::Gzip)
-        );
-        assert_eq!(accepted_encoding(&accept("identity")), None);
-        assert_eq!(accepted_encoding(&HeaderMap::new()), None);
-    }
-
     /// The app built into the binary is found (a wrong `#[folder]` would embed nothing
     /// and, with `allow_missing`, fail silently). Needs a web build, as the test script
     /// makes before the browser tests.
@@ -419,22 +338,5 @@ mod tests {
         let assets = Assets::load(&Config::default());
         assert!(assets.has_web_app());
         assert!(assets.get("favicon.svg").is_some());
-    }
-
-    #[test]
-    fn compressed_copies_decompress_to_the_original() {
-        use std::io::Read;
-        let data = "const moat = 'moat';\n".repeat(200).into_bytes();
-        let gz = compress(Encoding::Gzip, &data);
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&gz[..])
-            .read_to_end(&mut out)
-            .unwrap();
-        assert_eq!(out, data);
-        let br = compress(Encoding::Br, &data);
-        let mut out = Vec::new();
-        brotli::BrotliDecompress(&mut &br[..], &mut out).unwrap();
-        assert_eq!(out, data);
-        assert!(br.len() < data.len() / 10);
     }
 }

@@ -25,13 +25,14 @@ fn render(state: &AppState) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# HELP moat_portfolio_cache_lookups_total Derived portfolio results (daily value series, ledgers, instruments' daily closes) looked up in the cache, by outcome: hit, extended (kept, then carried on by newly settled days) or miss (computed)."
+        "# HELP moat_portfolio_cache_lookups_total Derived portfolio results (daily value series, ledgers, instruments' daily closes, finished performance replies) looked up in the cache, by outcome: hit, extended (kept, then carried on by newly settled days) or miss (computed)."
     );
     let _ = writeln!(out, "# TYPE moat_portfolio_cache_lookups_total counter");
     let kinds = [
         ("series", stats.series),
         ("ledger", stats.ledgers),
         ("closes", stats.closes),
+        ("reply", stats.replies),
     ];
     for (kind, counts) in kinds {
         for (outcome, n) in ["hit", "extended", "miss"].iter().zip(counts) {

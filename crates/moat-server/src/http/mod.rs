@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod client_addr;
+pub mod encoding;
 pub mod error;
 pub mod health;
 pub mod idempotency;
@@ -295,7 +296,9 @@ pub fn router(state: AppState) -> Router {
 /// and even quality 5 took about 8 ms for a 5-year performance series (200 KB of JSON)
 /// on a small server, more than computing it; quality 1 takes about a millisecond for
 /// some 15 % more bytes. Static files are compressed at the best level at build time.
-const DYNAMIC_COMPRESSION: tower_http::CompressionLevel = tower_http::CompressionLevel::Precise(1);
+const DYNAMIC_COMPRESSION_QUALITY: u32 = 1;
+const DYNAMIC_COMPRESSION: tower_http::CompressionLevel =
+    tower_http::CompressionLevel::Precise(DYNAMIC_COMPRESSION_QUALITY as i32);
 
 /// The layers every request passes through, outermost last.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {

@@ -29,16 +29,28 @@
 //! end state ([`moat_portfolio::SeriesRun`]), and when the settled day moves on (a new
 //! trading day) the kept series is extended by the new days instead of recomputed.
 //!
-//! **Bounded.** Both maps are bounded together by an estimate of their bytes
+//! **Finished replies.** A performance reply (its chart and returns, as JSON, with its
+//! compressed copies) is kept too, beside a fingerprint of everything it was made from:
+//! the day, each part's id and revision, every point of the daily series (kept or
+//! computed on this read, so live quotes count) and the benchmark's closes. A read
+//! still loads the series and the closes (from the kept entries), fingerprints them and
+//! answers with the kept reply when the fingerprint matches; formatting the chart,
+//! computing the periods, serialising and compressing are skipped. The fingerprint is
+//! two 64-bit SipHashes with keys drawn when the process starts.
+//!
+//! **Bounded.** All entries are bounded together by an estimate of their bytes
 //! (`[portfolio] derived_cache_mb`), evicting the least recently useful entries
 //! (quick_cache's CLOCK-Pro). Hits, extensions and misses are counted and exposed at
 //! `GET /metrics`. Correctness never depends on an entry being there: a miss computes
 //! the same result from the ledger (a property test compares the two over random
 //! ledgers and edits).
 
-use std::sync::{
-    atomic::{AtomicU64, Ordering},
-    Arc,
+use std::{
+    hash::{BuildHasher, Hasher, RandomState},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
 };
 
 use std::collections::BTreeMap;
@@ -47,6 +59,8 @@ use chrono::NaiveDate;
 use moat_portfolio::{DailyPoint, Ledger, SeriesRun};
 use quick_cache::{sync::Cache, Weighter};
 use rust_decimal::Decimal;
+
+use crate::http::encoding::KeptJson;
 
 /// Days at the end of a series that are recomputed on every read rather than kept: a
 /// session may still be under way or its closing candle not stored yet (the markets'
@@ -99,11 +113,29 @@ pub struct ClosesEntry {
     pub closes: Arc<BTreeMap<NaiveDate, Decimal>>,
 }
 
+/// A finished reply and the fingerprint of what it was made from.
+#[derive(Debug)]
+pub struct ReplyEntry {
+    pub fingerprint: u128,
+    pub reply: Arc<KeptJson>,
+}
+
+/// What a reply is of: the member, the portfolio (or `meta`), the currency and the
+/// benchmark asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ReplyKey {
+    pub user: i64,
+    pub scope: String,
+    pub currency: String,
+    pub benchmark: String,
+}
+
 #[derive(Clone, Debug)]
 enum Entry {
     Series(Arc<SeriesEntry>),
     Ledger(Arc<LedgerEntry>),
     Closes(Arc<ClosesEntry>),
+    Reply(Arc<ReplyEntry>),
 }
 
 /// An entry's key: what is kept, of which portfolio (or price series), in which
@@ -113,6 +145,7 @@ enum Key {
     Series { portfolio: i64, currency: String },
     Ledger { portfolio: i64, currency: String },
     Closes { series: String },
+    Reply(ReplyKey),
 }
 
 #[derive(Clone)]
@@ -133,6 +166,7 @@ impl Weighter<Key, Entry> for ByBytes {
                 }
                 Entry::Ledger(l) => ledger_bytes(&l.ledger),
                 Entry::Closes(c) => (c.closes.len() * BYTES_PER_CLOSE) as u64,
+                Entry::Reply(r) => r.reply.weight(),
             }
     }
 }
@@ -184,6 +218,8 @@ pub struct CacheStats {
     pub ledgers: [u64; 3],
     /// Closes lookups (instruments and benchmarks): hits, extensions, misses.
     pub closes: [u64; 3],
+    /// Finished replies: hits, extensions (always 0), misses.
+    pub replies: [u64; 3],
     pub entries: u64,
     pub weight_bytes: u64,
     pub capacity_bytes: u64,
@@ -194,7 +230,36 @@ pub struct DerivedCache {
     series_counts: Counts,
     ledger_counts: Counts,
     closes_counts: Counts,
+    reply_counts: Counts,
     capacity_bytes: u64,
+    /// The fingerprints' two hash keys.
+    fingerprint_keys: [RandomState; 2],
+}
+
+/// Fingerprints what a reply is made from (see the module doc): feed it with
+/// [`Hasher`]'s methods, then [`Fingerprinter::finish128`].
+pub struct Fingerprinter([std::hash::DefaultHasher; 2]);
+
+impl Fingerprinter {
+    pub fn finish128(&self) -> u128 {
+        (u128::from(self.0[0].finish()) << 64) | u128::from(self.0[1].finish())
+    }
+
+    /// An exact decimal: its value and its scale (1.0 and 1.00 print differently).
+    pub fn decimal(&mut self, d: &Decimal) {
+        self.write(&d.serialize());
+    }
+}
+
+impl Hasher for Fingerprinter {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0[0].write(bytes);
+        self.0[1].write(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0[0].finish()
+    }
 }
 
 impl Default for DerivedCache {
@@ -211,7 +276,9 @@ impl DerivedCache {
             series_counts: Counts::default(),
             ledger_counts: Counts::default(),
             closes_counts: Counts::default(),
+            reply_counts: Counts::default(),
             capacity_bytes,
+            fingerprint_keys: [RandomState::new(), RandomState::new()],
         }
     }
 
@@ -289,6 +356,30 @@ impl DerivedCache {
         self.keep(key, Entry::Closes(Arc::new(entry)));
     }
 
+    /// A fingerprint to feed with what a reply is made from.
+    pub fn fingerprinter(&self) -> Fingerprinter {
+        Fingerprinter(self.fingerprint_keys.each_ref().map(|k| k.build_hasher()))
+    }
+
+    /// The kept reply for `key`, if it was made from what `fingerprint` was taken of.
+    /// Counted.
+    pub fn reply(&self, key: &ReplyKey, fingerprint: u128) -> Option<Arc<KeptJson>> {
+        let hit = match self.entries.get(&Key::Reply(key.clone())) {
+            Some(Entry::Reply(r)) if r.fingerprint == fingerprint => Some(r.reply.clone()),
+            _ => None,
+        };
+        self.reply_counts.count(if hit.is_some() {
+            Outcome::Hit
+        } else {
+            Outcome::Miss
+        });
+        hit
+    }
+
+    pub fn keep_reply(&self, key: ReplyKey, entry: ReplyEntry) {
+        self.keep(Key::Reply(key), Entry::Reply(Arc::new(entry)));
+    }
+
     fn keep(&self, key: Key, entry: Entry) {
         if self.capacity_bytes > 0 {
             self.entries.insert(key, entry);
@@ -312,6 +403,7 @@ impl DerivedCache {
             series: self.series_counts.read(),
             ledgers: self.ledger_counts.read(),
             closes: self.closes_counts.read(),
+            replies: self.reply_counts.read(),
             entries: self.entries.len() as u64,
             weight_bytes: self.entries.weight(),
             capacity_bytes: self.capacity_bytes,

@@ -1,7 +1,11 @@
 //! `/api/portfolios/{id}/valuation`, `…/performance` and `…/allocation` (`id` may be
 //! `meta`: all of the member's portfolios).
 
-use axum::extract::{Path, Query, State};
+use axum::{
+    extract::{Path, Query, State},
+    http::HeaderMap,
+    response::Response,
+};
 
 use crate::{
     accounts::extract::Member,
@@ -50,7 +54,8 @@ pub async fn get_performance(
     member: Member,
     Path(raw): Path<String>,
     Query(params): Query<PerformanceParams>,
-) -> Result<ApiJson<PerformanceDto>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let mode = parse_mode(params.currency.as_deref())?;
     let performance = service::performance(
         &state,
@@ -60,7 +65,8 @@ pub async fn get_performance(
         params.benchmark.as_deref(),
     )
     .await?;
-    Ok(ApiJson(performance))
+    // Kept with its compressed copies: sent as it is.
+    Ok(performance.respond(&headers))
 }
 
 /// How the value splits by holding, sector, country, currency or asset class,

@@ -321,7 +321,12 @@ async fn closes_through(
         .closes(&key, version)
         .filter(|k| k.from <= from && k.through <= through);
     let (mut closes, held_from, outcome) = match kept {
-        Some(k) if k.through == through => (BTreeMap::clone(&k.closes), k.from, Outcome::Hit),
+        // Only the days asked for (a kept series carries on from its last days).
+        Some(k) if k.through == through => (
+            k.closes.range(from..).map(|(d, c)| (*d, *c)).collect(),
+            k.from,
+            Outcome::Hit,
+        ),
         Some(k) => {
             let mut closes = BTreeMap::clone(&k.closes);
             closes.extend(

@@ -3,6 +3,7 @@
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
+    hash::{Hash, Hasher},
     sync::Arc,
 };
 
@@ -21,11 +22,15 @@ use super::{
     parse_portfolio_id, settings_of, snapshot, LazyFx, META,
 };
 use crate::{
-    http::error::{ApiError, ErrorCode, FieldError},
+    http::{
+        encoding::KeptJson,
+        error::{ApiError, ErrorCode, FieldError},
+    },
     market::dto::rfc3339,
     portfolio::PortfolioState,
     portfolio::{
         cache::LedgerState,
+        derived::{ReplyEntry, ReplyKey},
         dto::{
             AllocationSliceDto, ChartPointDto, ExplanationDto, HoldingDto, InstrumentNames,
             LedgerIssueDto, PerformanceDto, PeriodReturnDto, ValuationDto,
@@ -185,13 +190,15 @@ pub async fn valuation(
 /// by day) with the cumulative time-weighted return beside a benchmark index's, and
 /// the returns of each period. The currency is the portfolio's base one in `original`
 /// mode (KRW for the meta portfolio); the benchmark defaults to the currency's index.
+/// As a [`PerformanceDto`] in JSON, kept between reads while what it is made from is
+/// the same (portfolio::derived, "Finished replies").
 pub async fn performance(
     state: &PortfolioState,
     user_id: i64,
     raw: &str,
     mode: CurrencyMode,
     benchmark: Option<&str>,
-) -> Result<PerformanceDto, ApiError> {
+) -> Result<Arc<KeptJson>, ApiError> {
     let parts = scope(state, user_id, raw).await?;
     let meta = raw == META;
     let currency = match (mode, parts.first()) {
@@ -239,7 +246,7 @@ pub async fn performance(
         .flat_map(|p| p.transactions().iter().map(|t| t.trade_date))
         .min()
     else {
-        return Ok(out);
+        return reply_json(&out);
     };
     let today = state.clock.now_utc().date_naive();
     // The meta portfolio's series is the sum of its parts' (each kept between reads),
@@ -259,16 +266,58 @@ pub async fn performance(
                 .collect()
         }
     };
-    let periods = moat_portfolio::performance(&points, today)
-        .iter()
-        .map(|r| period_of(r, currency))
-        .collect();
     // From ten days before the first day, so that the base day has a close after a
     // long holiday.
     let bench = index_closes(state, &benchmark, first - chrono::Duration::days(10), today).await?;
+    // The reply made from the same day, ledgers, series and closes, when one is kept.
+    let key = ReplyKey {
+        user: user_id,
+        scope: raw.to_owned(),
+        currency: out.currency.clone(),
+        benchmark: out.benchmark.clone(),
+    };
+    let fingerprint = {
+        let mut f = state.derived.fingerprinter();
+        today.hash(&mut f);
+        for part in &parts {
+            (part.id, part.revision).hash(&mut f);
+        }
+        f.write_usize(points.len());
+        for p in &points {
+            p.date.hash(&mut f);
+            f.decimal(&p.value);
+            f.decimal(&p.flow);
+        }
+        f.write_usize(bench.len());
+        for (date, close) in &bench {
+            date.hash(&mut f);
+            f.decimal(close);
+        }
+        f.finish128()
+    };
+    if let Some(kept) = state.derived.reply(&key, fingerprint) {
+        return Ok(kept);
+    }
+    out.periods = moat_portfolio::performance(&points, today)
+        .iter()
+        .map(|r| period_of(r, currency))
+        .collect();
     out.points = chart_points(&points, &bench, currency);
-    out.periods = periods;
-    Ok(out)
+    let reply = reply_json(&out)?;
+    state.derived.keep_reply(
+        key,
+        ReplyEntry {
+            fingerprint,
+            reply: reply.clone(),
+        },
+    );
+    Ok(reply)
+}
+
+/// `dto` as a reply to keep.
+fn reply_json(dto: &impl serde::Serialize) -> Result<Arc<KeptJson>, ApiError> {
+    let json = serde_json::to_vec(dto).map_err(ApiError::internal)?;
+    Ok(Arc::new(KeptJson::new(json.into())))
 }
 
 /// A fraction in per cent, as the contract sends it (4 decimals).
