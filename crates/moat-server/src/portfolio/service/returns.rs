@@ -272,7 +272,11 @@ pub async fn performance(
     // The reply made from the same day, ledgers, series and closes, when one is kept.
     let key = ReplyKey {
         user: user_id,
-        scope: raw.to_owned(),
+        // Canonical (`007` is portfolio 7), so that spellings of one id share an entry.
+        scope: match parts.as_slice() {
+            [one] if !meta => one.id.to_string(),
+            _ => META.to_owned(),
+        },
         currency: out.currency.clone(),
         benchmark: out.benchmark.clone(),
     };
