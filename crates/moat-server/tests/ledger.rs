@@ -10,23 +10,13 @@ use std::str::FromStr;
 
 use futures_util::future::join_all;
 use helpers::{
-    assert_error, create_portfolio, has_field_error, member_json, send, signup, TestApp,
+    add_transaction, assert_error, create_portfolio, has_field_error, member_json, send, signup,
+    TestApp,
 };
 use moat_storage::testing::TestDatabase;
 use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-
-async fn add(app: &TestApp, token: &str, id: i64, tx: &Value) -> reqwest::Response {
-    send(
-        app,
-        Method::POST,
-        &format!("/api/portfolios/{id}/transactions"),
-        Some(token),
-        Some(tx.clone()),
-    )
-    .await
-}
 
 async fn add_with_key(
     app: &TestApp,
@@ -89,12 +79,12 @@ async fn parallel_sells_of_the_same_shares_record_one() {
         let (a, b) = two_instances(db).await;
         let token = signup(&a, "racer@moat.example", "racer").await;
         let id = create_portfolio(&a, &token, "Main", "KRW").await;
-        let r = add(&a, &token, id, &buy("2024-01-02", "10", "70000")).await;
+        let r = add_transaction(&a, &token, id, &buy("2024-01-02", "10", "70000")).await;
         assert_eq!(r.status(), 201);
         let tx = sell("2024-02-01", "10", "75000");
         let sends = (0..8).map(|i| {
             let app = if i % 2 == 0 { &a } else { &b };
-            add(app, &token, id, &tx)
+            add_transaction(app, &token, id, &tx)
         });
         let mut statuses = Vec::new();
         for r in join_all(sends).await {
@@ -221,13 +211,13 @@ async fn an_invalid_ledger_stays_readable() {
         let broken = create_portfolio(&app, &token, "Old", "KRW").await;
         let good = create_portfolio(&app, &token, "Good", "KRW").await;
         assert_eq!(
-            add(&app, &token, broken, &buy("2024-01-02", "10", "70000"))
+            add_transaction(&app, &token, broken, &buy("2024-01-02", "10", "70000"))
                 .await
                 .status(),
             201
         );
         assert_eq!(
-            add(&app, &token, good, &buy("2024-01-02", "3", "70000"))
+            add_transaction(&app, &token, good, &buy("2024-01-02", "3", "70000"))
                 .await
                 .status(),
             201
@@ -297,13 +287,13 @@ async fn an_invalid_ledger_stays_readable() {
 
         // A trade that does not add a problem is taken; one that does is refused.
         assert_eq!(
-            add(&app, &token, broken, &buy("2024-05-02", "1", "70000"))
+            add_transaction(&app, &token, broken, &buy("2024-05-02", "1", "70000"))
                 .await
                 .status(),
             201,
             "{backend:?}"
         );
-        let r = add(&app, &token, broken, &sell("2024-05-03", "100", "70000")).await;
+        let r = add_transaction(&app, &token, broken, &sell("2024-05-03", "100", "70000")).await;
         assert_error(r, 422, "invalid_input").await;
         // Deleting the bad sell mends the ledger.
         let r = send(
@@ -510,7 +500,7 @@ async fn fill_prices_away_from_the_close_give_a_sane_time_weighted_return() {
             json!({"kind": "buy", "trade_date": "2025-02-04", "instrument_id": "NASDAQ:MSFT",
                    "quantity": "3", "price": price.to_string(), "fx_rate": "1460", "currency": "USD"}),
         ] {
-            let r = add(&app, &token, id, &tx).await;
+            let r = add_transaction(&app, &token, id, &tx).await;
             assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
         }
         let p = member_json(&app, &token, &format!("/api/portfolios/{id}/performance")).await;

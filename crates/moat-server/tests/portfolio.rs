@@ -5,21 +5,11 @@
 mod helpers;
 
 use helpers::{
-    assert_error, create_portfolio, has_field_error, member_json, send, signup, TestApp,
+    add_transaction, assert_error, create_portfolio, has_field_error, member_json, send, signup,
+    TestApp,
 };
 use reqwest::Method;
 use serde_json::{json, Value};
-
-async fn add(app: &TestApp, token: &str, id: i64, tx: Value) -> reqwest::Response {
-    send(
-        app,
-        Method::POST,
-        &format!("/api/portfolios/{id}/transactions"),
-        Some(token),
-        Some(tx),
-    )
-    .await
-}
 
 /// Deposit 2,000,000; buy 10 @ 70,000 (fee 1,000); buy 10 @ 80,000 (fee 1,000); sell 5
 /// @ 90,000 (fee 500, tax 900).
@@ -31,7 +21,7 @@ async fn samsung_trades(app: &TestApp, token: &str, id: i64) {
         json!({"kind": "sell", "trade_date": "2024-03-04", "instrument_id": "KRX:005930", "quantity": "5", "price": "90000", "fee": "500", "tax": "900", "currency": "KRW"}),
     ];
     for tx in txs {
-        let r = add(app, token, id, tx).await;
+        let r = add_transaction(app, token, id, &tx).await;
         assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
     }
 }
@@ -79,7 +69,7 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
     samsung_trades(&app, &token, id).await;
     // 15 held; sell 12 more, leaving 3.
     let sell = json!({"kind": "sell", "trade_date": "2024-03-06", "instrument_id": "KRX:005930", "quantity": "12", "price": "91000", "currency": "KRW"});
-    assert_eq!(add(&app, &token, id, sell).await.status(), 201);
+    assert_eq!(add_transaction(&app, &token, id, &sell).await.status(), 201);
     let path = format!("/api/portfolios/{id}/transactions");
     let before = member_json(&app, &token, &path).await;
 
@@ -133,7 +123,7 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
     ];
     for (tx, field) in cases {
         let body = assert_error(
-            add(&app, &token, id, tx.clone()).await,
+            add_transaction(&app, &token, id, &tx).await,
             422,
             "invalid_input",
         )
@@ -142,11 +132,11 @@ async fn invalid_transactions_name_their_field_and_store_nothing() {
     }
     // The refusal names its reason and values, for the page to word in its language.
     let body = assert_error(
-        add(
+        add_transaction(
             &app,
             &token,
             id,
-            json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
+            &json!({"kind": "sell", "trade_date": "2024-03-05", "instrument_id": "KRX:005930", "quantity": "16", "price": "90000", "currency": "KRW"}),
         )
         .await,
         422,
@@ -512,7 +502,7 @@ async fn a_members_dividends_offer_entitlements_until_recorded() {
     let id = create_portfolio(&app, &token, "Main", "KRW").await;
     let bought = chrono::Utc::now().date_naive() - chrono::Duration::days(400);
     let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
-    assert_eq!(add(&app, &token, id, buy).await.status(), 201);
+    assert_eq!(add_transaction(&app, &token, id, &buy).await.status(), 201);
 
     let mine = member_json(&app, &token, "/api/me/dividends").await;
     let owed = mine["entitlements"].as_array().unwrap();
@@ -534,7 +524,10 @@ async fn a_members_dividends_offer_entitlements_until_recorded() {
     // Recording it (one tap in the app) takes it off the list.
     let record = json!({"kind": "dividend", "trade_date": e["pay_date"], "instrument_id": "KRX:005930",
         "quantity": e["quantity"], "price": e["per_share"], "tax": e["tax"], "currency": "KRW"});
-    assert_eq!(add(&app, &token, id, record).await.status(), 201);
+    assert_eq!(
+        add_transaction(&app, &token, id, &record).await.status(),
+        201
+    );
     let after = member_json(&app, &token, "/api/me/dividends").await;
     assert_eq!(
         after["entitlements"].as_array().unwrap().len(),
@@ -587,7 +580,7 @@ async fn a_write_through_one_instance_is_read_by_another() {
 
     // A buy through A: B's next reads see it.
     let buy = json!({"kind": "buy", "trade_date": "2024-04-01", "instrument_id": "KRX:005930", "quantity": "2", "price": "75000", "currency": "KRW"});
-    assert_eq!(add(&a, &token, id, buy).await.status(), 201);
+    assert_eq!(add_transaction(&a, &token, id, &buy).await.status(), 201);
     assert_eq!(quantity(&member_json(&b, &token, &valuation).await), "17");
     assert_eq!(
         quantity(&member_json(&b, &token, "/api/portfolios/meta/valuation").await),
@@ -780,7 +773,7 @@ async fn the_answers_match_their_documented_schemas() {
     let empty = create_portfolio(&app, &token, "Empty", "USD").await;
     samsung_trades(&app, &token, id).await;
     let dividend = json!({"kind": "dividend", "trade_date": "2024-04-19", "instrument_id": "KRX:005930", "quantity": "15", "price": "361", "currency": "KRW"});
-    let r = add(&app, &token, id, dividend).await;
+    let r = add_transaction(&app, &token, id, &dividend).await;
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
     let reads = [
         ("/api/portfolios", "/api/portfolios".to_owned()),
@@ -834,7 +827,7 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
     let today = chrono::Utc::now().date_naive();
     let bought = today - chrono::Duration::days(400);
     let buy = json!({"kind": "buy", "trade_date": bought.to_string(), "instrument_id": "KRX:005930", "quantity": "100", "price": "70000", "currency": "KRW"});
-    assert_eq!(add(&app, &token, id, buy).await.status(), 201);
+    assert_eq!(add_transaction(&app, &token, id, &buy).await.status(), 201);
     // The last Samsung dividend already paid; 50 more shares bought on its ex-date do not count.
     let list: Vec<Value> = app
         .get("/api/instruments/KRX:005930/dividends")
@@ -853,7 +846,7 @@ async fn a_dividend_draft_has_the_shares_held_on_the_ex_date_and_the_withholding
         .expect("a paid dividend in the past year")
         .clone();
     let more = json!({"kind": "buy", "trade_date": paid["ex_date"], "instrument_id": "KRX:005930", "quantity": "50", "price": "70000", "currency": "KRW"});
-    assert_eq!(add(&app, &token, id, more).await.status(), 201);
+    assert_eq!(add_transaction(&app, &token, id, &more).await.status(), 201);
 
     let pay_date = paid["pay_date"].as_str().unwrap();
     let draft = member_json(

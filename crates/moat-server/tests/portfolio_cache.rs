@@ -15,7 +15,7 @@ use std::{
 };
 
 use chrono::{Days, NaiveDate};
-use helpers::{create_portfolio, login_token, member_json, send, signup, TestApp};
+use helpers::{add_transaction, create_portfolio, login_token, member_json, send, signup, TestApp};
 use moat_market::{DailyCandle, FxRate};
 use moat_server::clock::{Clock, ManualClock};
 use moat_storage::testing::TestDatabase;
@@ -119,14 +119,7 @@ impl Run {
             0..=4 => {
                 let tx = self.transaction(base);
                 let app = self.app();
-                let r = send(
-                    app,
-                    Method::POST,
-                    &format!("/api/portfolios/{id}/transactions"),
-                    Some(&token),
-                    Some(tx.clone()),
-                )
-                .await;
+                let r = add_transaction(app, &token, id, &tx).await;
                 let status = r.status().as_u16();
                 assert!(status < 500, "{tx}: {status} {}", r.text().await.unwrap());
                 format!("add to {id}: {tx} → {status}")
@@ -368,14 +361,7 @@ async fn kept_results_equal_fresh_ones_over_random_ledgers_edits_and_days() {
         for (id, base) in run.portfolios.clone() {
             for _ in 0..6 {
                 let tx = run.transaction(base);
-                let r = send(
-                    &run.kept,
-                    Method::POST,
-                    &format!("/api/portfolios/{id}/transactions"),
-                    Some(&run.token),
-                    Some(tx),
-                )
-                .await;
+                let r = add_transaction(&run.kept, &run.token, id, &tx).await;
                 assert!(r.status().as_u16() < 500);
             }
         }
@@ -413,15 +399,7 @@ async fn a_new_day_extends_a_kept_series() {
         json!({"kind": "deposit", "trade_date": first, "quantity": "1", "price": "10000000", "currency": "KRW"}),
         json!({"kind": "buy", "trade_date": first, "instrument_id": "KRX:005930", "quantity": "20", "price": "70000", "currency": "KRW"}),
     ] {
-        let r = send(
-            &kept,
-            Method::POST,
-            &format!("/api/portfolios/{id}/transactions"),
-            Some(&token),
-            Some(tx),
-        )
-        .await;
-        assert_eq!(r.status(), 201);
+        assert_eq!(add_transaction(&kept, &token, id, &tx).await.status(), 201);
     }
     let path = format!("/api/portfolios/{id}/performance");
     let before = member_json(&kept, &token, &path).await;
@@ -476,15 +454,7 @@ async fn a_kept_performance_reply_is_sent_until_what_it_is_made_from_changes() {
     let add = |tx: Value| {
         let (kept, token) = (&kept, &token);
         async move {
-            let r = send(
-                kept,
-                Method::POST,
-                &format!("/api/portfolios/{id}/transactions"),
-                Some(token),
-                Some(tx),
-            )
-            .await;
-            assert_eq!(r.status(), 201);
+            assert_eq!(add_transaction(kept, token, id, &tx).await.status(), 201);
         }
     };
     add(json!({"kind": "deposit", "trade_date": first, "quantity": "1", "price": "10000000", "currency": "KRW"})).await;

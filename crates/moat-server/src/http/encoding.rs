@@ -112,11 +112,6 @@ impl KeptJson {
         }
     }
 
-    /// The JSON text.
-    pub fn json(&self) -> &Bytes {
-        &self.json
-    }
-
     /// Bytes it may come to hold: the text and a compressed copy in each coding (JSON
     /// compresses to well under half).
     pub fn weight(&self) -> u64 {

@@ -325,6 +325,23 @@ pub async fn create_portfolio(app: &TestApp, token: &str, name: &str, base: &str
         .unwrap()
 }
 
+/// Records the transaction `tx` in portfolio `id` as the member of `token`.
+pub async fn add_transaction(
+    app: &TestApp,
+    token: &str,
+    id: i64,
+    tx: &serde_json::Value,
+) -> Response {
+    send(
+        app,
+        reqwest::Method::POST,
+        &format!("/api/portfolios/{id}/transactions"),
+        Some(token),
+        Some(tx.clone()),
+    )
+    .await
+}
+
 /// `GET path` as the member of `token`: it must answer 200; its JSON.
 pub async fn member_json(app: &TestApp, token: &str, path: &str) -> serde_json::Value {
     let r = send(app, reqwest::Method::GET, path, Some(token), None).await;
