@@ -1,5 +1,5 @@
 /** `/operator/branding`: the house logo and the share card (operators only). */
-import { useId, useState, type ChangeEvent } from 'react';
+import { useId, type ChangeEvent } from 'react';
 import { useTranslation } from '@/shared/i18n/useTranslation';
 import { RequireAuth } from '@/entities/member/ui/RequireAuth';
 import { errorText } from '@/shared/api/error-text';
@@ -16,12 +16,12 @@ function SlotSection({ slot, url }: { slot: BrandingSlot; url: string | null | u
   const { t } = useTranslation('operator');
   const id = useId();
   const change = useBrandingChange(slot);
-  const [done, setDone] = useState<'saved' | 'removed' | null>(null);
+  // What was done is read from the mutation's own state, not set from a per-call
+  // `onSuccess`: under load, a file chosen before the section's effects had run saved the
+  // image but never called the per-call callback, and the page said nothing.
+  const done = change.isSuccess ? (change.variables ? 'saved' : 'removed') : null;
   const texts = slot === 'logo' ? 'branding.logo' : 'branding.shareCard';
-  const submit = (image: File | null) => {
-    setDone(null);
-    change.mutate(image, { onSuccess: () => setDone(image ? 'saved' : 'removed') });
-  };
+  const submit = (image: File | null) => change.mutate(image);
   const onFile = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
