@@ -26,18 +26,27 @@ impl Sql for Postgres {
     const RELAXED_COMMIT: &'static str = "SET LOCAL synchronous_commit = off";
     const CANDLES_JSON: &'static str =
         "json_agg(json_build_array(date, open, high, low, close, volume) ORDER BY date)::text";
+    /// The matches with their vectors in a subquery, its `ORDER BY … LIMIT n` inside;
+    /// `ts_rank_cd` outside it, so that only the `n` kept rows are ranked (a wide probe
+    /// hands over three times the rows it keeps).
     const NEWS_SEARCH_HEAD: &'static str =
-        "SELECT a.id, a.published_at, ts_rank_cd(a.search_vector, q)::float8 AS relevance
-         FROM to_tsquery('simple', ";
+        "SELECT w.id, w.published_at, ts_rank_cd(w.search_vector, w.q)::float8 AS relevance
+         FROM (SELECT a.id, a.published_at, a.search_vector, q FROM to_tsquery('simple', ";
     const NEWS_SEARCH_TAIL: &'static str =
         ") q JOIN news_articles a ON a.search_vector @@ q WHERE TRUE";
+    const NEWS_SEARCH_END: &'static str = ") w";
     /// The GIN index answers the query and the buckets together, so only the matches
     /// in the buckets are read from the table (and checked: phrases need positions).
+    /// The buckets are a second `@@` condition, not `q && buckets`: as two scan keys
+    /// the index intersects the buckets' entries with the query's, where one combined
+    /// query has its whole tree checked for every candidate (`tesla & earnings` over 16
+    /// buckets at 500,000 articles: the index scan 17.5 ms combined, 3.3–4.7 ms as two
+    /// keys; the whole probe 24 ms before, 9.6 ms with the ranking after the limit).
     /// Ordered by `a.id + 0`, so that the plan is always that bitmap, never the primary
     /// key walked backwards with every row's vector checked.
     const NEWS_SEARCH_BUCKETS: Option<BucketedSearch> = Some(BucketedSearch {
-        tail_open: ") q JOIN news_articles a ON a.search_vector @@ (q && CAST(",
-        tail_close: " AS tsquery)) WHERE TRUE",
+        tail_open: ") q JOIN news_articles a ON a.search_vector @@ q AND a.search_vector @@ CAST(",
+        tail_close: " AS tsquery) WHERE TRUE",
         order: "a.id + 0 DESC",
     });
     const NEWS_SEARCH_ORDER: &'static str = "a.id DESC";

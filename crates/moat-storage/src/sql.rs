@@ -72,13 +72,19 @@ pub trait Sql: Database<QueryResult: RowsAffected> + sealed::Sealed {
     const CANDLES_JSON: &'static str;
 
     /// News search, the start of the statement that finds the matches of a query whose
-    /// text ([`Sql::news_match_text`]) is bound right after it: it selects `a.id`,
-    /// `a.published_at` and a relevance (higher is better) from the matches `a` of
-    /// `news_articles`, and ends inside a `WHERE` that more `AND …` may extend.
+    /// text ([`Sql::news_match_text`]) is bound right after it: it selects the id, the
+    /// published time and a relevance (higher is better) of the matches `a` of
+    /// `news_articles`, and ends inside a `WHERE` that more `AND …` may extend (then
+    /// `ORDER BY`, `LIMIT` and [`Sql::NEWS_SEARCH_END`]).
     const NEWS_SEARCH_HEAD: &'static str;
 
     /// What follows the bound query text in [`Sql::NEWS_SEARCH_HEAD`]'s statement.
     const NEWS_SEARCH_TAIL: &'static str;
+
+    /// What closes the statement after its `ORDER BY … LIMIT n`: PostgreSQL's head
+    /// opens a subquery there, so that the relevance is computed for the `n` rows the
+    /// limit keeps, not for every match the index handed over.
+    const NEWS_SEARCH_END: &'static str;
 
     /// Where the full-text index also carries each article's id bucket (a lexeme
     /// `#a<id / 2048>` and coarser, PostgreSQL: `SEARCH_BUCKET_LEVELS`): how a search asks it for the matches

@@ -39,6 +39,7 @@ impl Sql for Sqlite {
              ON a.id = news_fts.rowid
          WHERE news_fts MATCH ";
     const NEWS_SEARCH_TAIL: &'static str = "";
+    const NEWS_SEARCH_END: &'static str = "";
     /// FTS5 walks a term's rowids newest first and stops at the window's end.
     const NEWS_SEARCH_BUCKETS: Option<BucketedSearch> = None;
     const NEWS_SEARCH_WORDS: bool = false;

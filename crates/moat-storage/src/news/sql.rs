@@ -708,6 +708,7 @@ where
         q.push(bucketed.map_or(DB::NEWS_SEARCH_ORDER, |(_, b)| b.order));
         q.push(" LIMIT ");
         q.push_bind(limit as i64);
+        q.push(DB::NEWS_SEARCH_END);
         let rows: Vec<(i64, i64, f64)> = DB::fetch_all_built_unprepared(&mut q, &self.pool).await?;
         Ok(rows
             .into_iter()
