@@ -66,8 +66,9 @@ pub const SEARCH_RECENCY_DAYS: i64 = 7;
 /// 9 % of 500,000 articles is 45,000 rows to read and check, where the window needs
 /// the newest thousand). Three levels keep a probe's bucket query short: the index
 /// checks each candidate against it, and a hundred lexemes cost more than they saved
-/// (measured when the buckets and the query were one tsquery). The PostgreSQL migration `20261201000001_news_search_buckets.sql`
-/// spells the same numbers (a test checks).
+/// (measured when the buckets and the query were one tsquery). The PostgreSQL
+/// migration `20261201000001_news_search_buckets.sql` spells the same numbers (a test
+/// checks).
 pub const SEARCH_BUCKET_LEVELS: [(i64, char); 3] = [(2_048, 'a'), (16_384, 'b'), (131_072, 'c')];
 
 /// PostgreSQL: the newest ids a search's first probe covers; each further probe covers
